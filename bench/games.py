@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: this file must not shadow the games package
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from games import REGISTRY, Game
 
