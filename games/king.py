@@ -1,0 +1,509 @@
+"""King («Кинг»), RULES.md §7: 4 players (or 3 without the 2♣), 52 cards.
+
+A match is a fixed programme of deals, the dealer passing left every deal.
+First the negative deals, where every trick or card of the contract costs
+penalty points; no trumps, follow suit if able, no duty to beat:
+
+1. ``no_tricks`` — each trick; 2. ``no_hearts`` — each heart;
+3. ``no_queens`` — each queen; 4. ``no_kings_jacks`` — each king or jack;
+5. ``no_king_of_hearts`` — the K♥; 6. ``no_last_tricks`` — the last trick
+(or the last two, or the seventh and the last: option ``last_tricks``);
+7. with option ``robber``, ``robber`` — every penalty of deals 1–6 at once.
+
+Hearts may not be led while the leader holds another suit in deals 2, 5 and
+7. With ``king_forced`` the holder of the K♥ who cannot follow suit must
+play it in deal 5 (only there: RULES.md states the option for deal 5).
+``swap_3_4`` plays deal 4 before deal 3.
+
+Then the positive part, which hands out exactly as many points as the
+negative deals took, so the match scores sum to zero (option ``positive``;
+with ``robber`` both parts are played, the trump deals first):
+
+- ``trump``, one deal per player: the dealer's left looks at his hand, names
+  trumps and leads; +25 per trick.
+- ``lottery`` (Fan Tan built on the eights): the first two players to shed
+  their cards win the prizes; one lottery, or one per player with
+  ``lottery_rounds`` = ``per_player``.
+
+A negative deal ends as soon as all its penalties have been taken: the
+remaining tricks could not change any score (the seed is silent on this; the
+totals stay exact either way). ``no_tricks``, ``no_last_tricks`` and
+``robber`` therefore run to the last trick, as do the trump deals; the lottery
+stops when two players are out.
+
+View keys (besides ``base_view``):
+
+- ``phase``: ``"play"``, ``"trump_choice"`` or ``"lottery"``.
+- ``contract``: this deal's contract (``no_tricks`` … ``robber``, ``trump``,
+  ``lottery``); ``contracts``: the whole match programme, one per deal.
+- ``penalty``: for a negative deal, what each penalized item costs:
+  ``trick`` (every trick), ``heart``, ``queen``, ``king_jack`` (each such card
+  taken), ``king_of_hearts``, ``trick_<n>`` (the n-th trick of the deal,
+  counted from 1); None in the positive deals.
+- ``penalty_left``: penalty points still to be taken this deal (0 when positive).
+- ``prize``: for a positive deal, ``{"trick": 25}`` or the lottery's
+  ``{"first": …, "second": …}``; None in the negative deals.
+- ``deal_points``: points scored so far this deal per seat, signed (penalties
+  negative, prizes positive); they join ``scores`` when the deal ends.
+- ``hand``, ``hand_sizes``, ``trick``, ``last_trick``, ``history`` (this deal's
+  tricks), ``tricks_won``, ``trumps`` (the named suit in a trump deal, else None).
+- The lottery's (empty in the other deals): ``rows`` — per suit ``S H D C``
+  the ``[lowest, highest]`` card on the table, or None before its 8 is
+  played; ``out`` — seats that shed all their cards, in order; ``moves`` —
+  this lottery's moves in order, ``[seat, card or "pass"]`` (a pass shows the
+  seat held none of the playable cards).
+
+Actions: a card code; ``trump:S|H|D|C`` (naming trumps); ``pass`` (lottery,
+only when no card can be played). Reason codes for refused actions:
+``unknown_action``, ``not_in_hand``, ``must_follow_suit``,
+``hearts_lead_banned``, ``must_play_king_of_hearts``, ``must_name_trumps``,
+``not_playable`` (a lottery card that fits no row), ``must_play`` (a pass
+while able to play).
+
+Events: ``play`` (seat, card), ``trick`` (winner, cards, points), ``trump``
+(seat, suit), ``pass`` (seat), ``out`` (seat, place, prize), ``deal_end``
+(contract, ``deal_scores``, match ``scores``), ``match_end``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games import Event, Game, Option, View, register
+from games.base import copy_state
+from games.cards import RANKS, SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
+from games.tricks import deal_unseen, follow_suit, restore_base, trick_winner, voids_known
+
+NEGATIVE = (
+    "no_tricks",
+    "no_hearts",
+    "no_queens",
+    "no_kings_jacks",
+    "no_king_of_hearts",
+    "no_last_tricks",
+)
+ROBBER = "robber"
+TRUMP = "trump"
+LOTTERY = "lottery"
+#: Contracts in which hearts may not be led while holding another suit.
+HEART_LEAD_BANNED = frozenset({"no_hearts", "no_king_of_hearts", ROBBER})
+KING_OF_HEARTS = "KH"
+#: Points per trick in a trump deal.
+TRUMP_TRICK = 25
+#: Lottery prizes (first out, second out) by player count and lottery_rounds.
+LOTTERY_PRIZES = {
+    (4, "single"): (800, 500),
+    (4, "per_player"): (200, 125),
+    (3, "single"): (790, 485),
+    (3, "per_player"): (250, 175),
+}
+#: Ranks from the bottom of a lottery row to its top; every row starts at the 8.
+LADDER = RANKS[::-1]
+TRUMP_ACTIONS = [f"trump:{s}" for s in SUITS]
+
+
+def deck_for(players: int) -> list[str]:
+    """52 cards for 4 players; without the 2♣ for 3."""
+    deck = make_deck(52)
+    if players == 3:
+        deck.remove("2C")
+    return deck
+
+
+def contracts_for(players: int, options: dict[str, Any]) -> list[str]:
+    """The match programme: one contract per deal, in the order played."""
+    programme = list(NEGATIVE)
+    if options["swap_3_4"]:
+        programme[2], programme[3] = programme[3], programme[2]
+    lotteries = [LOTTERY] * (players if options["lottery_rounds"] == "per_player" else 1)
+    if options["robber"]:
+        return [*programme, ROBBER, *[TRUMP] * players, *lotteries]
+    if options["positive"] == TRUMP:
+        return [*programme, *[TRUMP] * players]
+    return [*programme, *lotteries]
+
+
+def penalty_for(contract: str, players: int, last_tricks: str) -> dict[str, int] | None:
+    """What each penalized item costs in ``contract`` (None for a positive deal)."""
+    four = players == 4
+    tricks = 52 // players
+    whole = 150 if four else 140  # the K♥, or the last trick
+    half = whole // 2  # each of two penalized tricks
+    last = {
+        "last": {f"trick_{tricks}": whole},
+        "last_two": {f"trick_{tricks - 1}": half, f"trick_{tricks}": half},
+        "seventh_and_last": {"trick_7": half, f"trick_{tricks}": half},
+    }[last_tricks]
+    table: dict[str, dict[str, int]] = {
+        "no_tricks": {"trick": 20 if four else 15},
+        "no_hearts": {"heart": 20},
+        "no_queens": {"queen": 60},
+        "no_kings_jacks": {"king_jack": 30},
+        "no_king_of_hearts": {"king_of_hearts": whole},
+        "no_last_tricks": last,
+    }
+    if contract == ROBBER:
+        return {item: cost for costs in table.values() for item, cost in costs.items()}
+    return table.get(contract)
+
+
+def card_penalty(penalty: dict[str, int], card: str) -> int:
+    """What taking ``card`` costs under ``penalty`` (a heart, a queen, a king …)."""
+    points = penalty.get("heart", 0) if card[1] == "H" else 0
+    if card[0] == "Q":
+        points += penalty.get("queen", 0)
+    elif card[0] in "KJ":
+        points += penalty.get("king_jack", 0)
+    if card == KING_OF_HEARTS:
+        points += penalty.get("king_of_hearts", 0)
+    return points
+
+
+def trick_penalty(penalty: dict[str, int], number: int, cards: list[str]) -> int:
+    """The penalty for taking the ``number``-th trick (from 1) made of ``cards``."""
+    points = penalty.get("trick", 0) + penalty.get(f"trick_{number}", 0)
+    return points + sum(card_penalty(penalty, card) for card in cards)
+
+
+def penalty_total(penalty: dict[str, int], players: int) -> int:
+    """Everything a negative deal's penalties add up to: all tricks, all cards."""
+    per_trick = penalty.get("trick", 0) * (52 // players)
+    numbered = sum(cost for item, cost in penalty.items() if item.startswith("trick_"))
+    return per_trick + numbered + sum(card_penalty(penalty, card) for card in deck_for(players))
+
+
+def playable_cards(rows: dict[str, list[str] | None]) -> list[str]:
+    """The lottery cards that may be played now: the 8 of each suit not yet
+    opened, and the next card up and down from each suit's row."""
+    cards = []
+    for suit_ in SUITS:
+        row = rows[suit_]
+        if row is None:
+            cards.append("8" + suit_)
+            continue
+        low, high = LADDER.index(row[0][0]), LADDER.index(row[1][0])
+        if low > 0:
+            cards.append(LADDER[low - 1] + suit_)
+        if high < len(LADDER) - 1:
+            cards.append(LADDER[high + 1] + suit_)
+    return cards
+
+
+def extend_row(rows: dict[str, list[str] | None], card: str) -> None:
+    """Lay a playable ``card`` on its suit's row (an 8 opens the row)."""
+    row = rows[card[1]]
+    if row is None:
+        rows[card[1]] = [card, card]
+    elif LADDER.index(card[0]) > LADDER.index(row[1][0]):
+        row[1] = card
+    else:
+        row[0] = card
+
+
+def row_cards(row: list[str] | None) -> list[str]:
+    """Every card lying in a lottery row, low to high."""
+    if row is None:
+        return []
+    low, high = LADDER.index(row[0][0]), LADDER.index(row[1][0])
+    return [rank_ + row[0][1] for rank_ in LADDER[low : high + 1]]
+
+
+@register
+class King(Game):
+    """One match of King: the negative deals, then the positive part."""
+
+    id = "king"
+    min_players = 3
+    max_players = 4
+    options_schema = (
+        Option("king_forced", False, (False, True)),
+        Option("last_tricks", "last", ("last", "last_two", "seventh_and_last")),
+        Option("swap_3_4", False, (False, True)),
+        Option("robber", False, (False, True)),
+        Option("positive", TRUMP, (TRUMP, LOTTERY)),
+        Option("lottery_rounds", "single", ("single", "per_player")),
+    )
+
+    contract: str
+    penalty: dict[str, int] | None
+    hands: list[list[str]]
+    phase: str
+    trumps: str | None
+    trick: list[list[Any]]
+    history: list[dict[str, Any]]
+    tricks_won: list[int]
+    deal_points: list[int]
+    penalty_left: int
+    rows: dict[str, list[str] | None]
+    out: list[int]
+    moves: list[list[Any]]
+
+    # ----------------------------------------------------------------- dealing
+
+    def deck_cards(self) -> list[str]:
+        """52 cards for 4 players; 51 (no 2♣) for 3."""
+        return deck_for(self.players)
+
+    @property
+    def prize(self) -> dict[str, int] | None:
+        """What the positive deal pays: per trick, or the lottery's two prizes."""
+        if self.contract == TRUMP:
+            return {"trick": TRUMP_TRICK}
+        if self.contract == LOTTERY:
+            first, second = LOTTERY_PRIZES[self.players, self.options["lottery_rounds"]]
+            return {"first": first, "second": second}
+        return None
+
+    def _deal(self, deck: list[str]) -> None:
+        """Deal the whole deck one at a time from the dealer's left."""
+        first = self._left_of(self.dealer)
+        hands = deal_one_at_a_time(deck, self.players, 52 // self.players, first)
+        self.hands = [sort_hand(hand) for hand in hands]
+        self.contract = contract = contracts_for(self.players, self.options)[self.deal_no]
+        self.penalty = penalty = penalty_for(contract, self.players, self.options["last_tricks"])
+        self.phase = {TRUMP: "trump_choice", LOTTERY: "lottery"}.get(contract, "play")
+        self.trumps = None
+        self.trick = []
+        self.history = []
+        self.tricks_won = [0] * self.players
+        self.deal_points = [0] * self.players
+        self.penalty_left = penalty_total(penalty, self.players) if penalty else 0
+        self.rows = {s: None for s in SUITS}
+        self.out = []
+        self.moves = []
+        self.turn = first
+
+    def _left_of(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    # ----------------------------------------------------------------- choosing
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every action ``seat`` may take now; empty when it is not its turn."""
+        if self.result is not None or seat != self.turn:
+            return []
+        if self.phase == "trump_choice":
+            return list(TRUMP_ACTIONS)
+        if self.phase == "lottery":
+            playable = playable_cards(self.rows)
+            return [card for card in self.hands[seat] if card in playable] or ["pass"]
+        return self._trick_cards(seat)
+
+    def _trick_cards(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        if not self.trick:
+            if self.contract in HEART_LEAD_BANNED:
+                return [card for card in hand if card[1] != "H"] or list(hand)
+            return list(hand)
+        led = self.trick[0][1][1]
+        cards = follow_suit(hand, led)
+        if self._king_forced() and led != "H" and KING_OF_HEARTS in cards:
+            return [KING_OF_HEARTS]
+        return cards
+
+    def _king_forced(self) -> bool:
+        return bool(self.options["king_forced"]) and self.contract == "no_king_of_hearts"
+
+    def _why_illegal(self, seat: int, action: str) -> str:
+        if action == "pass" and self.phase == "lottery":
+            return "must_play"
+        if not is_card(action):
+            return "unknown_action"
+        if self.phase == "trump_choice":
+            return "must_name_trumps"
+        if action not in self.hands[seat]:
+            return "not_in_hand"
+        if self.phase == "lottery":
+            return "not_playable"
+        if not self.trick:
+            return "hearts_lead_banned"
+        led = self.trick[0][1][1]
+        if action[1] != led and any(card[1] == led for card in self.hands[seat]):
+            return "must_follow_suit"
+        return "must_play_king_of_hearts"
+
+    # ----------------------------------------------------------------- playing
+
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        if self.phase == "trump_choice":
+            return self._name_trumps(seat, action[-1])
+        if self.phase == "lottery":
+            return self._lottery_move(seat, action)
+        self.hands[seat].remove(action)
+        self.trick.append([seat, action])
+        events: list[Event] = [{"type": "play", "seat": seat, "card": action}]
+        if len(self.trick) < self.players:
+            self.turn = self._left_of(seat)
+            return events
+        return events + self._take_trick()
+
+    def _name_trumps(self, seat: int, trumps: str) -> list[Event]:
+        self.trumps = trumps
+        self.hands = [sort_hand(hand, trumps) for hand in self.hands]
+        self.phase = "play"
+        return [{"type": "trump", "seat": seat, "suit": trumps}]
+
+    def _take_trick(self) -> list[Event]:
+        winner = trick_winner(self.trick, self.trumps)
+        done: dict[str, Any] = {"cards": self.trick, "winner": winner}
+        self.history.append(done)
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.turn = winner
+        penalty = self.penalty
+        if penalty is None:
+            points = TRUMP_TRICK
+        else:
+            cards = [card for _, card in done["cards"]]
+            points = -trick_penalty(penalty, len(self.history), cards)
+            self.penalty_left += points
+        self.deal_points[winner] += points
+        event = {
+            "type": "trick",
+            "winner": winner,
+            "cards": copy_state(done["cards"]),
+            "points": points,
+        }
+        if not self.hands[winner] or (penalty is not None and self.penalty_left == 0):
+            return [event, *self._end_deal()]
+        return [event]
+
+    def _lottery_move(self, seat: int, action: str) -> list[Event]:
+        self.moves.append([seat, action])
+        if action == "pass":
+            self._pass_turn(seat)
+            return [{"type": "pass", "seat": seat}]
+        self.hands[seat].remove(action)
+        extend_row(self.rows, action)
+        events: list[Event] = [{"type": "play", "seat": seat, "card": action}]
+        if not self.hands[seat]:
+            self.out.append(seat)
+            prizes = LOTTERY_PRIZES[self.players, self.options["lottery_rounds"]]
+            prize = prizes[len(self.out) - 1]
+            self.deal_points[seat] += prize
+            events.append({"type": "out", "seat": seat, "place": len(self.out), "prize": prize})
+            if len(self.out) == len(prizes):
+                return events + self._end_deal()
+        self._pass_turn(seat)
+        return events
+
+    def _pass_turn(self, seat: int) -> None:
+        """The turn goes left to the next player still holding cards."""
+        nxt = self._left_of(seat)
+        while nxt in self.out:
+            nxt = self._left_of(nxt)
+        self.turn = nxt
+
+    def _end_deal(self) -> list[Event]:
+        self.scores = [
+            total + gain for total, gain in zip(self.scores, self.deal_points, strict=True)
+        ]
+        events: list[Event] = [
+            {
+                "type": "deal_end",
+                "contract": self.contract,
+                "deal_scores": list(self.deal_points),
+                "scores": list(self.scores),
+            }
+        ]
+        if self.deal_no == len(contracts_for(self.players, self.options)) - 1:
+            best = max(self.scores)
+            events.append(self._finish([s for s, total in enumerate(self.scores) if total == best]))
+        else:
+            self._next_deal()
+        return events
+
+    # ----------------------------------------------------------------- seeing
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know; see the module docstring for the keys."""
+        view = self.base_view(seat)
+        view.update(
+            phase=self.phase,
+            contract=self.contract,
+            contracts=contracts_for(self.players, self.options),
+            penalty=copy_state(self.penalty),
+            penalty_left=self.penalty_left,
+            prize=self.prize,
+            deal_points=list(self.deal_points),
+            hand=list(self.hands[seat]) if seat is not None else None,
+            hand_sizes=[len(hand) for hand in self.hands],
+            trumps=self.trumps,
+            trick=copy_state(self.trick),
+            last_trick=copy_state(self.history[-1]) if self.history else None,
+            history=copy_state(self.history),
+            tricks_won=list(self.tricks_won),
+            rows=copy_state(self.rows),
+            out=list(self.out),
+            moves=copy_state(self.moves),
+        )
+        return view
+
+    def hidden_cards(self, seat: int | None) -> set[str]:
+        """Every hand but the viewer's."""
+        return {card for other, hand in enumerate(self.hands) if other != seat for card in hand}
+
+    def card_zones(self) -> dict[str, list[str]]:
+        """Hands, the trick, the taken tricks and the lottery rows."""
+        zones = {f"hand{seat}": list(hand) for seat, hand in enumerate(self.hands)}
+        zones["trick"] = [card for _, card in self.trick]
+        zones["taken"] = [card for done in self.history for _, card in done["cards"]]
+        zones["table"] = [card for row in self.rows.values() for card in row_cards(row)]
+        return zones
+
+    @classmethod
+    def determinize(cls, view: View, rng: random.Random) -> King:
+        """A full game matching ``view``, the other hands dealt at random.
+
+        Respected: voids shown by failing to follow suit; a heart led where
+        that is banned shows the leader held only hearts; with ``king_forced``
+        in deal 5 a player who discarded another card while void does not
+        hold the K♥; a lottery pass shows the seat held none of the cards
+        playable at that moment.
+        """
+        seat = view["seat"]
+        game = cls.__new__(cls)
+        restore_base(game, view, rng)
+        for key in ("contract", "phase", "trumps", "penalty_left"):
+            setattr(game, key, view[key])
+        game.penalty = copy_state(view["penalty"])
+        for key in ("trick", "history", "tricks_won", "deal_points", "rows", "out", "moves"):
+            setattr(game, key, copy_state(view[key]))
+        game.hands = [[] for _ in range(game.players)]
+        game.hands[seat] = list(view["hand"])
+        seen = {card for cards in game.card_zones().values() for card in cards}
+        unseen = [card for card in game.deck_cards() if card not in seen]
+        known = game._known_absent(unseen)
+        others = [s for s in range(game.players) if s != seat]
+        dealt = deal_unseen(
+            unseen, [view["hand_sizes"][s] for s in others], [known[s] for s in others], rng
+        )
+        for other, cards in zip(others, dealt, strict=True):
+            game.hands[other] = cards
+        return game
+
+    def _known_absent(self, unseen: list[str]) -> list[set[str]]:
+        """Per seat, the unseen cards the public play shows it cannot hold."""
+        absent: list[set[str]] = [set() for _ in range(self.players)]
+        if self.phase == "lottery":
+            rows: dict[str, list[str] | None] = {s: None for s in SUITS}
+            for who, move in self.moves:
+                if move == "pass":
+                    absent[who].update(playable_cards(rows))
+                else:
+                    extend_row(rows, move)
+            return absent
+        tricks = [done["cards"] for done in self.history] + [self.trick]
+        voids = voids_known(self.players, tricks)
+        if self._king_forced():
+            for who, lacking in enumerate(voids):
+                if lacking - {"H"}:  # discarded while void: he had no K♥ to play
+                    absent[who].add(KING_OF_HEARTS)
+        if self.contract in HEART_LEAD_BANNED:
+            for plays in tricks:
+                if plays and plays[0][1][1] == "H":  # a banned lead: only hearts left
+                    voids[plays[0][0]].update("SDC")
+        for who, lacking in enumerate(voids):
+            absent[who].update(card for card in unseen if card[1] in lacking)
+        return absent
