@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -84,6 +85,11 @@ def copy_state(value: Any) -> Any:
     if kind is dict:
         return {k: copy_state(v) for k, v in value.items()}
     return value
+
+
+def other_hands(hands: list[list[str]], seat: int | None) -> set[str]:
+    """Every card in the hands of the seats other than ``seat``."""
+    return {card for other, hand in enumerate(hands) if other != seat for card in hand}
 
 
 class Game(ABC):
@@ -241,6 +247,11 @@ class Game(ABC):
     @abstractmethod
     def _apply(self, seat: int, action: str) -> list[Event]:
         """Apply a legal action for the seat to move."""
+
+    def _finish_best(self, best: Callable[[list[Any]], Any] = max) -> Event:
+        """End the match; the seats with the ``best`` (max, or min) score win, ties share."""
+        top = best(self.scores)
+        return self._finish([seat for seat, score in enumerate(self.scores) if score == top])
 
     def _finish(self, winners: list[int]) -> Event:
         """End the match with ``winners``; returns the ``match_end`` event."""

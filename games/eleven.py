@@ -32,6 +32,7 @@ import random
 from typing import Any
 
 from games import Event, Game, Option, View, register
+from games.base import other_hands
 from games.cards import is_card, make_deck
 from games.tricks import follow_suit, restore_base, trick_winner
 
@@ -200,11 +201,7 @@ class Eleven(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         """The stock and every hand but the viewer's."""
-        hidden = set(self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(hand)
-        return hidden
+        return set(self.stock) | other_hands(self.hands, seat)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Hands, stock, the trick on the table and each seat's taken tricks."""

@@ -32,10 +32,8 @@ turn), ``stock`` (count), ``pot``, ``chips`` (per seat; also ``scores``),
 ``last_showdown`` (the previous deal's showdown, see the event, or None).
 
 Events: ``ante`` (stake, pot), ``draw`` (seat, no card), ``stand`` (seat),
-``showdown`` (``totals``, ``cards`` per seat, ``winner`` or None, ``pot``
-won or carried, ``carried``), ``match_end``. The showdown gives the totals,
-not the card codes: the cards go straight back into the next deal's deck, and
-neither a view nor an event may name a card that is hidden then.
+``showdown`` (``hands``: both hands shown, ``totals``, ``winner`` or None,
+``pot`` won or carried, ``carried``), ``match_end``.
 """
 
 from __future__ import annotations
@@ -44,7 +42,7 @@ import random
 from typing import Any
 
 from games import register
-from games.base import BadOptions, Event, Game, Option, View, copy_state
+from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import make_deck
 
 TARGET = 15
@@ -169,7 +167,7 @@ class Fifteen(Game):
             self.pot = 0
         self.scores = list(self.chips)
         self.last_showdown = {
-            "cards": [len(hand) for hand in self.hands],
+            "hands": copy_state(self.hands),
             "totals": totals,
             "winner": winner,
             "pot": pot,
@@ -232,11 +230,7 @@ class Fifteen(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         """The opponent's cards and the stock."""
-        hidden = set(self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(hand)
-        return hidden
+        return set(self.stock) | other_hands(self.hands, seat)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Both hands and the stock."""

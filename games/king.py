@@ -71,7 +71,7 @@ import random
 from typing import Any
 
 from games import Event, Game, Option, View, register
-from games.base import copy_state
+from games.base import copy_state, other_hands
 from games.cards import RANKS, SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.tricks import deal_unseen, follow_suit, restore_base, trick_winner, voids_known
 
@@ -408,8 +408,7 @@ class King(Game):
             }
         ]
         if self.deal_no == len(contracts_for(self.players, self.options)) - 1:
-            best = max(self.scores)
-            events.append(self._finish([s for s, total in enumerate(self.scores) if total == best]))
+            events.append(self._finish_best())
         else:
             self._next_deal()
         return events
@@ -442,7 +441,7 @@ class King(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         """Every hand but the viewer's."""
-        return {card for other, hand in enumerate(self.hands) if other != seat for card in hand}
+        return other_hands(self.hands, seat)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Hands, the trick, the taken tricks and the lottery rows."""

@@ -45,15 +45,13 @@ a jack), ``queen_lock`` (a played queen restricts, ``queen_restricted``),
 ``{"suits": "H", "ranks": "7J", "kings": ""}`` — it holds no heart, no 7, no
 jack, no king of the suits in ``kings``; cleared when it takes an unseen
 card; in phase ``drawn`` the drawer's new card is exempt), and ``last_deal``
-(``{"finisher", "penalties", "doubled"}`` of the last finished deal, or None).
+(``{"finisher", "penalties", "doubled", "hands"}`` of the last finished deal,
+hands shown, or None).
 
-Events: ``play`` (seat, card, ``suit`` when named; the deal's last card is
-``{"type": "play", "seat": s, "last": True}`` without the card, which is
-already back in the next deal's deck), ``draw`` (seat, ``penalty``
-for a 7), ``skip`` (seat), ``pass`` (seat), ``restock`` (cards),
-``deal_end`` (``scores`` = penalties, ``match_scores``, ``finisher``,
-``doubled``; no cards: they go back into the next deal's deck, and events
-never name a card that is hidden then), ``deal`` (deal_no, dealer, starter),
+Events: ``play`` (seat, card, ``suit`` when named), ``draw`` (seat,
+``penalty`` for a 7), ``skip`` (seat), ``pass`` (seat), ``restock`` (cards),
+``deal_end`` (``hands`` shown, ``scores`` = penalties, ``match_scores``,
+``finisher``, ``doubled``), ``deal`` (deal_no, dealer, starter),
 ``match_end``.
 
 ``determinize`` deals the unseen cards (not in the viewer's hand, not on the
@@ -68,7 +66,7 @@ import random
 from typing import Any
 
 from games import register
-from games.base import BadOptions, Event, Game, Option, View, copy_state
+from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 
 #: Penalty points for a card left in hand, by rank (others count their pips).
@@ -280,12 +278,11 @@ class MauMau(Game):
         self.queen_lock = self.options["queen_restricted"] and card[0] == "Q"
         self.phase = "play"
         self.drawn = None
-        if not self.hands[seat]:
-            # The next deal reshuffles this card at once: the event must not name it.
-            return [{"type": "play", "seat": seat, "last": True}, *self._end_deal(seat, card)]
         event: Event = {"type": "play", "seat": seat, "card": card}
         if named:
             event["suit"] = named
+        if not self.hands[seat]:
+            return [event, *self._end_deal(seat, card)]
         events = [event]
         following = self._left(seat)
         if card[0] == "7" and self.options["seven_draws"]:
@@ -306,10 +303,16 @@ class MauMau(Game):
         factor = 2 if doubled else 1
         penalties = [factor * sum(penalty(c) for c in hand) for hand in self.hands]
         self.scores = [total + points for total, points in zip(self.scores, penalties, strict=True)]
-        self.last_deal = {"finisher": finisher, "penalties": penalties, "doubled": doubled}
+        self.last_deal = {
+            "finisher": finisher,
+            "penalties": penalties,
+            "doubled": doubled,
+            "hands": copy_state(self.hands),
+        }
         events: list[Event] = [
             {
                 "type": "deal_end",
+                "hands": copy_state(self.hands),
                 "scores": list(penalties),
                 "match_scores": list(self.scores),
                 "finisher": finisher,
@@ -317,8 +320,7 @@ class MauMau(Game):
             }
         ]
         if max(self.scores) >= self.options["limit"]:
-            lowest = min(self.scores)
-            events.append(self._finish([s for s, t in enumerate(self.scores) if t == lowest]))
+            events.append(self._finish_best(min))
             return events
         self._next_deal()
         events.append(
@@ -353,11 +355,7 @@ class MauMau(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         """The other hands and the stock."""
-        hidden = set(self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(hand)
-        return hidden
+        return set(self.stock) | other_hands(self.hands, seat)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Each hand, the stock and the pile."""

@@ -38,7 +38,7 @@ import random
 from typing import Any
 
 from games import Event, Game, Option, View, register
-from games.base import copy_state
+from games.base import copy_state, other_hands
 from games.cards import deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.tricks import deal_unseen, follow_suit, restore_base, trick_winner, voids_known
 
@@ -200,8 +200,7 @@ class OhHell(Game):
             }
         ]
         if self.is_last_deal:
-            best = max(self.scores)
-            events.append(self._finish([s for s, total in enumerate(self.scores) if total == best]))
+            events.append(self._finish_best())
         else:
             self._next_deal()
         return events
@@ -229,11 +228,7 @@ class OhHell(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         """The undealt stock and every hand but the viewer's."""
-        hidden = set(self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(hand)
-        return hidden
+        return set(self.stock) | other_hands(self.hands, seat)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Hands, the undealt stock, the trump card, the trick and the taken tricks."""

@@ -72,10 +72,17 @@ def assert_cards_conserved(game: Game) -> None:
     assert sorted(placed) == sorted(game.deck_cards()), zones
 
 
+#: View keys that describe the previous, finished deal: their cards are back in the deck.
+PAST_DEAL_KEYS = ("last_deal", "last_showdown")
+
+
 def assert_no_leaks(game: Game) -> None:
     for seat in [None, *range(game.players)]:
         hidden = game.hidden_cards(seat)
-        leaked = card_tokens(game.view(seat)) & hidden
+        view = game.view(seat)
+        for key in PAST_DEAL_KEYS:
+            view.pop(key, None)
+        leaked = card_tokens(view) & hidden
         assert not leaked, f"view({seat}) shows hidden cards {sorted(leaked)}"
 
 

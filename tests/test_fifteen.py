@@ -143,7 +143,7 @@ def test_nearer_fifteen_takes_the_pot() -> None:
     showdown = next(e for e in events if e["type"] == "showdown")
     assert showdown == {
         "type": "showdown",
-        "cards": [2, 2],
+        "hands": [["TH", "4D"], ["9S", "5C"]],
         "totals": [14, 14],
         "winner": None,
         "pot": 4,

@@ -322,9 +322,10 @@ def test_deal_end_scores_penalties_and_deals_again() -> None:
     game = rig(new_game(3), [["9H"], ["AH", "KC", "TD"], []], ["9S"], ["AD"])
     game.hands[2] = ["2S", "QS"]
     events = game.apply(0, "9H")
-    assert events[0] == {"type": "play", "seat": 0, "last": True}
+    assert events[0] == {"type": "play", "seat": 0, "card": "9H"}
     assert events[1] == {
         "type": "deal_end",
+        "hands": [[], ["AH", "KC", "TD"], ["2S", "QS"]],
         "scores": [0, 25, 5],
         "match_scores": [0, 25, 5],
         "finisher": 0,
@@ -332,7 +333,12 @@ def test_deal_end_scores_penalties_and_deals_again() -> None:
     }
     assert events[2]["type"] == "deal" and events[2]["deal_no"] == 1
     assert game.dealer == 0 and game.to_move == 1
-    assert game.view(2)["last_deal"] == {"finisher": 0, "penalties": [0, 25, 5], "doubled": False}
+    assert game.view(2)["last_deal"] == {
+        "finisher": 0,
+        "penalties": [0, 25, 5],
+        "doubled": False,
+        "hands": [[], ["AH", "KC", "TD"], ["2S", "QS"]],
+    }
 
 
 def test_match_ends_at_limit_and_lowest_total_wins() -> None:
