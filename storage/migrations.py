@@ -1,0 +1,101 @@
+"""The schema, as an ordered list of migrations.
+
+``MIGRATIONS[i]`` brings a database from ``PRAGMA user_version = i`` to
+``i + 1``. Never edit a released migration: append a new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema.
+    """
+    CREATE TABLE sessions (
+        id        INTEGER PRIMARY KEY,
+        chat_id   INTEGER,
+        kind      TEXT NOT NULL CHECK (kind IN ('group', 'private')),
+        game      TEXT NOT NULL,
+        status    TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        creator   INTEGER NOT NULL,
+        options   TEXT NOT NULL,
+        timer     INTEGER,
+        seed      INTEGER,
+        version   INTEGER NOT NULL DEFAULT 0,
+        moves     INTEGER NOT NULL DEFAULT 0,
+        state     TEXT,
+        deadline  REAL,
+        result    TEXT,
+        created   REAL NOT NULL,
+        updated   REAL NOT NULL
+    );
+    -- one lobby or running game per group chat
+    CREATE UNIQUE INDEX sessions_open_group ON sessions (chat_id)
+        WHERE kind = 'group' AND status IN ('lobby', 'running');
+    CREATE INDEX sessions_open ON sessions (status) WHERE status IN ('lobby', 'running');
+
+    CREATE TABLE seats (
+        session   INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL,
+        user_id   INTEGER,
+        name      TEXT NOT NULL,
+        level     TEXT CHECK (level IN ('easy', 'normal', 'strong')),
+        timeouts  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session, seat),
+        CHECK ((user_id IS NULL) <> (level IS NULL))
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_user ON seats (user_id) WHERE user_id IS NOT NULL;
+
+    CREATE TABLE moves (
+        session      INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        n            INTEGER NOT NULL CHECK (n >= 1),
+        seat         INTEGER NOT NULL,
+        action       TEXT NOT NULL,
+        by_computer  INTEGER NOT NULL,
+        time         REAL NOT NULL,
+        PRIMARY KEY (session, n)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE messages (
+        session            INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        purpose            TEXT NOT NULL,
+        chat_id            INTEGER,
+        message_id         INTEGER,
+        inline_message_id  TEXT,
+        PRIMARY KEY (session, purpose)
+    ) WITHOUT ROWID;
+
+    -- one row per human per finished match; the tally is a GROUP BY over it
+    CREATE TABLE results (
+        session  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        user_id  INTEGER NOT NULL,
+        chat_id  INTEGER,
+        game     TEXT NOT NULL,
+        seat     INTEGER NOT NULL,
+        won      INTEGER NOT NULL,
+        points   REAL NOT NULL,
+        time     REAL NOT NULL,
+        PRIMARY KEY (session, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX results_chat ON results (chat_id, game);
+    CREATE INDEX results_user ON results (user_id, game);
+
+    CREATE TABLE users (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT,
+        language   TEXT,
+        reachable  INTEGER NOT NULL DEFAULT 1
+    );
+
+    CREATE TABLE chats (
+        id        INTEGER PRIMARY KEY,
+        language  TEXT
+    );
+
+    CREATE TABLE invites (
+        code     TEXT PRIMARY KEY,
+        session  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        creator  INTEGER NOT NULL,
+        expires  REAL NOT NULL,
+        used_by  INTEGER
+    ) WITHOUT ROWID;
+    """,
+]

@@ -1,0 +1,406 @@
+"""SessionManager: lobby, play, refusals, computers, tally, invites, messages."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from helpers_sessions import (
+    Broken,
+    FakeClock,
+    FirstLegal,
+    Illegal,
+    RandomLegal,
+    duel,
+    open_manager,
+    play_one,
+    play_out,
+)
+
+from bot.sessions import INVITE_TTL, Outcome, Player, Refusal, Session, SessionManager
+from storage import replay, store
+
+
+@pytest.fixture
+async def manager(tmp_path: Path) -> AsyncIterator[SessionManager]:
+    manager = await open_manager(tmp_path / "k.sqlite3")
+    yield manager
+    await manager.close()
+
+
+async def refused(code: str, call: object) -> Refusal:
+    """Await ``call`` and check it is refused with ``code``."""
+    assert asyncio.iscoroutine(call)
+    with pytest.raises(Refusal) as caught:
+        await call
+    assert caught.value.code == code, caught.value
+    return caught.value
+
+
+async def assert_replay_matches(manager: SessionManager, session: Session) -> None:
+    """The stored state equals seed + options + move log replayed."""
+    log = await manager.replay_log(session.id)
+    assert session.seed is not None and session.game is not None
+    assert [m.n for m in log] == list(range(1, session.moves + 1))
+    rebuilt = replay(
+        session.game_id,
+        len(session.seats),
+        session.options,
+        session.seed,
+        [(m.seat, m.action) for m in log],
+    )
+    assert rebuilt == session.game
+
+
+# ------------------------------------------------------------------ lobby
+
+
+async def test_lobby_to_finished_match(manager: SessionManager) -> None:
+    lobby = await manager.create(-100, "group", 1, "Ann", "eleven")
+    assert lobby.status == "lobby" and lobby.seats == [Player(1, "Ann", None)]
+    assert lobby.creator_id == 1 and lobby.options == {"target": 5, "dealer_leads": False}
+    joined = await manager.join(lobby.id, 2, "Bob")
+    assert joined.seat_of(2) == 1 and joined.version == lobby.version + 1
+    assert (await manager.set_option(lobby.id, 1, "target", "3")).options["target"] == 3
+    assert (await manager.set_timer(lobby.id, 1, 300)).timer == 300
+    started = await manager.start(lobby.id, 1)
+    assert started.session.status == "running" and started.session.seed is not None
+    assert await manager.open_in_chat(-100) == started.session
+    finished = await play_out(manager, lobby.id)
+    assert finished.status == "finished" and finished.deadline is None
+    assert finished.result == finished.game.result if finished.game else False
+    assert await manager.open_in_chat(-100) is None
+    await assert_replay_matches(manager, finished)
+
+
+async def test_every_lobby_refusal(manager: SessionManager) -> None:
+    await refused("unknown_game", manager.create(-1, "group", 1, "Ann", "poker"))
+    await refused("bad_option", manager.create(-1, "club", 1, "Ann", "eleven"))
+    lobby = await manager.create(-1, "group", 1, "Ann", "eleven")
+    await refused("chat_busy", manager.create(-1, "group", 2, "Bob", "eleven"))
+    await refused("no_session", manager.join(999, 2, "Bob"))
+    await refused("already_seated", manager.join(lobby.id, 1, "Ann"))
+    await refused("too_few_players", manager.start(lobby.id, 1))
+    await refused("not_creator", manager.add_computer(lobby.id, 2, "easy"))
+    await refused("bad_level", manager.add_computer(lobby.id, 1, "godlike"))
+    await refused("bad_option", manager.set_option(lobby.id, 1, "target", 99))
+    await refused("bad_option", manager.set_option(lobby.id, 1, "trumps", "S"))
+    await refused("bad_option", manager.set_timer(lobby.id, 1, 61))
+    await manager.join(lobby.id, 2, "Bob")
+    await refused("table_full", manager.join(lobby.id, 3, "Cid"))
+    await refused("table_full", manager.add_computer(lobby.id, 1, "easy"))
+    await refused("not_creator", manager.set_option(lobby.id, 2, "target", 3))
+    await refused("not_creator", manager.set_timer(lobby.id, 2, 60))
+    await refused("not_creator", manager.start(lobby.id, 2))
+    await refused("not_creator", manager.cancel(lobby.id, 2))
+    await refused("not_a_player", manager.leave(lobby.id, 3))
+    await refused("not_running", manager.act(lobby.id, 1, 1, "AS"))
+    unchanged = await manager.get(lobby.id)
+    assert unchanged.options["target"] == 5 and unchanged.timer is None
+    await manager.start(lobby.id, 1)
+    await refused("not_in_lobby", manager.join(lobby.id, 3, "Cid"))
+    await refused("not_in_lobby", manager.set_option(lobby.id, 1, "target", 3))
+    await refused("not_in_lobby", manager.start(lobby.id, 1))
+    await refused("not_finished", manager.rematch(lobby.id, 1))
+    assert (await manager.get(lobby.id)).version == unchanged.version + 1
+
+
+async def test_every_act_refusal_in_the_documented_order(manager: SessionManager) -> None:
+    session = await duel(manager)
+    seat = session.to_move
+    assert seat is not None and session.game is not None
+    mover = session.seats[seat].user_id
+    waiter = session.seats[1 - seat].user_id
+    assert mover is not None and waiter is not None
+    await refused("no_session", manager.act(404, mover, session.version, "AS"))
+    await refused("not_a_player", manager.act(session.id, 3, session.version, "AS"))
+    await refused("stale", manager.act(session.id, waiter, session.version - 1, "AS"))
+    await refused("not_your_turn", manager.act(session.id, waiter, session.version, "AS"))
+    hand = set(session.view(seat)["hand"])
+    foreign = next(c for c in session.game.deck_cards() if c not in hand)
+    refusal = await refused("illegal", manager.act(session.id, mover, session.version, foreign))
+    assert refusal.detail == "not_in_hand"
+    assert await manager.get(session.id) == session
+    assert await manager.replay_log(session.id) == []
+    await manager.cancel(session.id, waiter, is_admin=True)
+    await refused("not_running", manager.act(session.id, mover, session.version + 1, "AS"))
+    await refused("not_running", manager.cancel(session.id, mover))
+
+
+async def test_two_presses_with_one_version_one_wins(manager: SessionManager) -> None:
+    session = await duel(manager)
+    rng = random.Random(5)
+    for _ in range(6):
+        seat = session.to_move
+        assert seat is not None
+        user = session.seats[seat].user_id
+        assert user is not None
+        legal = session.view(seat)["legal"]
+        presses = [
+            manager.act(session.id, user, session.version, rng.choice(legal)) for _ in range(2)
+        ]
+        answers = await asyncio.gather(*presses, return_exceptions=True)
+        wins = [a for a in answers if isinstance(a, Outcome)]
+        losses = [a for a in answers if isinstance(a, Refusal)]
+        assert len(wins) == 1 and [r.code for r in losses] == ["stale"]
+        session = wins[0].session
+    log = await manager.replay_log(session.id)
+    assert [m.n for m in log] == [1, 2, 3, 4, 5, 6]
+    await assert_replay_matches(manager, session)
+
+
+async def test_leaving_a_lobby_and_creator_handover(manager: SessionManager) -> None:
+    lobby = await manager.create(-5, "group", 1, "Ann", "eleven")
+    await manager.join(lobby.id, 2, "Bob")
+    after = await manager.leave(lobby.id, 1)
+    assert after.seats == [Player(2, "Bob", None)] and after.creator_id == 2
+    gone = await manager.leave(lobby.id, 2)
+    assert gone.status == "cancelled"
+    await refused("not_running", manager.leave(lobby.id, 2))
+    assert (await manager.create(-5, "group", 3, "Cid", "eleven")).status == "lobby"
+
+
+async def test_a_human_leaving_mid_game_is_replaced_by_a_computer(tmp_path: Path) -> None:
+    computer = FirstLegal()
+    manager = await open_manager(tmp_path / "l.sqlite3", computer)
+    seen: list[Outcome] = []
+
+    async def watch(outcome: Outcome) -> None:
+        seen.append(outcome)
+
+    manager.subscribe(watch)
+    try:
+        session = await duel(manager, users=(1, 2))
+        after = await manager.leave(session.id, 2)
+        assert after.seats[1] == Player(None, "user2", "normal")
+        assert after.status == "running"
+        rng = random.Random(1)
+        while (current := await manager.get(session.id)).status == "running":
+            await manager.idle()
+            current = await manager.get(session.id)
+            if current.status == "running" and current.to_move == 0:
+                await play_one(manager, session.id, rng)
+        assert seen and all(o.by_computer and o.actor == 1 for o in seen)
+        assert {c[1] for c in computer.calls} == {"normal"}
+        assert [r.user_id for r in await manager.chat_tally(-100)] == [1]
+        await assert_replay_matches(manager, current)
+    finally:
+        await manager.close()
+
+
+# ------------------------------------------------------------------ computers
+
+
+@pytest.mark.parametrize("computer", [FirstLegal(), RandomLegal(), Illegal(), Broken()])
+async def test_computers_play_to_the_end(tmp_path: Path, computer: object) -> None:
+    manager = await open_manager(tmp_path / "c.sqlite3", computer)
+    try:
+        lobby = await manager.create(None, "private", 1, "Ann", "eleven")
+        await manager.add_computer(lobby.id, 1, "strong")
+        await manager.set_option(lobby.id, 1, "target", 1)
+        human = random.Random(2)
+        await manager.start(lobby.id, 1)
+        while True:
+            await manager.idle()
+            session = await manager.get(lobby.id)
+            if session.status != "running":
+                break
+            assert session.to_move == 0, "a computer seat must never be left waiting"
+            await play_one(manager, lobby.id, human)
+        assert session.status == "finished"
+        log = await manager.replay_log(lobby.id)
+        assert all(m.by_computer == (m.seat == 1) for m in log)
+        await assert_replay_matches(manager, session)
+    finally:
+        await manager.close()
+
+
+async def test_a_computer_turn_pending_at_shutdown_resumes_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite3"
+
+    class Stuck:
+        async def choose(self, game_id: str, view: dict, level: str, seed: int) -> str:
+            await asyncio.Event().wait()
+            return ""
+
+    manager = await open_manager(path, Stuck())
+    lobby = await manager.create(None, "private", 1, "Ann", "eleven")
+    await manager.add_computer(lobby.id, 1, "easy")
+    session = (await manager.start(lobby.id, 1)).session
+    while session.to_move != 1:
+        session = await play_one(manager, lobby.id, random.Random(0))
+    await manager.close()
+    manager = await open_manager(path, FirstLegal())
+    try:
+        await manager.idle()
+        assert (await manager.get(lobby.id)).moves > session.moves
+    finally:
+        await manager.close()
+
+
+# ------------------------------------------------------------------ tally
+
+
+async def test_tally_in_two_chats_and_user_stats(manager: SessionManager) -> None:
+    expected: dict[tuple[int, int], list[float]] = {}
+    for chat, users, seed in [(-1, (1, 2), 1), (-1, (1, 2), 2), (-2, (1, 3), 3)]:
+        session = await play_out(manager, (await duel(manager, chat, users)).id, seed)
+        assert session.result is not None
+        for seat, user in enumerate(users):
+            row = expected.setdefault((chat, user), [0, 0, 0])
+            row[0] += 1
+            row[1] += seat in session.result["winners"]
+            row[2] += session.result["scores"][seat]
+    tally = await manager.chat_tally(-1)
+    assert {(r.user_id, r.played, r.wins, r.points) for r in tally} == {
+        (u, *expected[(-1, u)]) for u in (1, 2)
+    }
+    assert [(r.wins, r.points) for r in tally] == sorted(
+        [(r.wins, r.points) for r in tally], reverse=True
+    )
+    assert {r.name for r in tally} == {"user1", "user2"}
+    assert await manager.chat_tally(-1, "king") == []
+    assert [r.user_id for r in await manager.chat_tally(-2, "eleven")] in ([1, 3], [3, 1])
+    (mine,) = await manager.user_stats(1)
+    assert mine.game_id == "eleven" and mine.played == 3
+    assert mine.wins == expected[(-1, 1)][1] + expected[(-2, 1)][1]
+    assert await manager.user_stats(42) == []
+
+
+async def test_rematch_keeps_seats_and_options(manager: SessionManager) -> None:
+    first = await duel(manager, users=(1, 2), target=2)
+    await refused("not_finished", manager.rematch(first.id, 1))
+    await play_out(manager, first.id)
+    await refused("not_a_player", manager.rematch(first.id, 9))
+    again = (await manager.rematch(first.id, 2)).session
+    assert again.id != first.id and again.status == "running"
+    assert again.seats == first.seats and again.options == first.options
+    assert again.chat_id == first.chat_id and again.creator_id == 2
+    assert again.seed != first.seed and again.moves == 0
+    await refused("chat_busy", manager.rematch(first.id, 1))
+
+
+# ------------------------------------------------------------------ invites
+
+
+async def test_private_duel_by_invite(tmp_path: Path) -> None:
+    clock = FakeClock()
+    manager = await open_manager(tmp_path / "i.sqlite3", clock=clock)
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+        other = await manager.create(1, "private", 1, "Ann", "eleven")
+        assert other.id != lobby.id, "private duels are not tied to one chat"
+        await refused("not_creator", manager.create_invite(lobby.id, 2))
+        code = await manager.create_invite(lobby.id, 1)
+        await refused("invite_invalid", manager.accept_invite("nope", 2, "Bob"))
+        await refused("invite_own", manager.accept_invite(code, 1, "Ann"))
+        seated = await manager.accept_invite(code, 2, "Bob")
+        assert seated.seats[1] == Player(2, "Bob", None)
+        await refused("invite_invalid", manager.accept_invite(code, 3, "Cid"))
+        await refused("table_full", manager.create_invite(lobby.id, 1))
+        late = await manager.create_invite(other.id, 1)
+        clock.advance(INVITE_TTL + 1)
+        await refused("invite_expired", manager.accept_invite(late, 2, "Bob"))
+        assert len((await manager.get(other.id)).seats) == 1
+        await manager.start(lobby.id, 1)
+        await refused("not_in_lobby", manager.create_invite(lobby.id, 1))
+        assert {s.id for s in await manager.sessions_of_user(1)} == {lobby.id, other.id}
+        assert [s.id for s in await manager.sessions_of_user(2)] == [lobby.id]
+    finally:
+        await manager.close()
+
+
+async def test_a_used_invite_on_a_full_table_stays_unused(manager: SessionManager) -> None:
+    lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+    code = await manager.create_invite(lobby.id, 1)
+    await manager.add_computer(lobby.id, 1, "easy")
+    await refused("table_full", manager.accept_invite(code, 2, "Bob"))
+    await manager.leave(lobby.id, 1)
+    await refused("not_in_lobby", manager.accept_invite(code, 2, "Bob"))
+
+
+# ------------------------------------------------------------------ lookups and the rest
+
+
+async def test_end_chat_and_active_sessions(manager: SessionManager) -> None:
+    playing = await duel(manager, chat_id=-7)
+    waiting = await manager.create(-8, "group", 5, "Eve", "eleven")
+    assert {s.id for s in await manager.active_sessions()} == {playing.id, waiting.id}
+    ended = await manager.end_chat(-7)
+    assert [s.status for s in ended] == ["cancelled"]
+    assert [s.id for s in await manager.active_sessions()] == [waiting.id]
+    assert await manager.end_chat(-7) == []
+
+
+async def test_message_references(manager: SessionManager) -> None:
+    session = await manager.create(-1, "group", 1, "Ann", "eleven")
+    await manager.set_message(session.id, "lobby", -1, message_id=10)
+    await manager.set_message(session.id, "hand:0", 1, inline_message_id="abc")
+    await manager.set_message(session.id, "lobby", -1, message_id=11)
+    refs = await manager.messages(session.id)
+    assert [(r.purpose, r.message_id, r.inline_message_id) for r in refs] == [
+        ("hand:0", None, "abc"),
+        ("lobby", 11, None),
+    ]
+    await manager.drop_message(session.id, "hand:0")
+    assert [r.purpose for r in await manager.messages(session.id)] == ["lobby"]
+    await refused("no_session", manager.set_message(999, "lobby", -1, 1))
+
+
+async def test_languages_and_reachability(manager: SessionManager) -> None:
+    assert await manager.language("user", 1) is None
+    await manager.set_language("user", 1, "ru")
+    await manager.set_language("chat", -1, "en")
+    await manager.set_language("user", 1, "en")
+    assert await manager.language("user", 1) == "en"
+    assert await manager.language("chat", -1) == "en"
+    await refused("bad_option", manager.set_language("user", 1, "de"))
+    await refused("bad_option", manager.set_language("planet", 1, "ru"))
+    assert await manager.reachable(1)
+    await manager.set_reachable(1, False)
+    assert not await manager.reachable(1)
+    assert await manager.language("user", 1) == "en"
+    await manager.set_reachable(1, True)
+    assert await manager.reachable(1)
+
+
+async def test_the_cache_is_bounded_and_the_database_is_the_truth(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "lru.sqlite3", cache_size=3)
+    try:
+        sessions = [await duel(manager, chat_id=-i) for i in range(1, 6)]
+        assert manager.cached == 3
+        oldest = sessions[0]
+        assert await manager.get(oldest.id) == oldest
+        moved = await play_one(manager, oldest.id, random.Random(0))
+        assert (await manager.get(oldest.id)).version == moved.version
+    finally:
+        await manager.close()
+
+
+async def test_a_returned_session_is_a_snapshot(manager: SessionManager) -> None:
+    before = await duel(manager)
+    assert before.game is not None
+    snapshot = before.game.to_dict()
+    await play_one(manager, before.id, random.Random(0))
+    assert before.game.to_dict() == snapshot
+
+
+async def test_stored_rows_match_the_session(manager: SessionManager) -> None:
+    session = await play_one(manager, (await duel(manager)).id, random.Random(0))
+    record = await store.load_session(manager._db, session.id)
+    assert record is not None and record.version == session.version
+    assert session.game is not None and record.state == session.game.to_dict()
+
+
+async def test_two_lobbies_racing_for_one_group_chat(manager: SessionManager) -> None:
+    answers = await asyncio.gather(
+        manager.create(-9, "group", 1, "Ann", "eleven"),
+        manager.create(-9, "group", 2, "Bob", "eleven"),
+        return_exceptions=True,
+    )
+    assert sorted(type(a).__name__ for a in answers) == ["Refusal", "Session"]
+    assert [a.code for a in answers if isinstance(a, Refusal)] == ["chat_busy"]
+    assert len(await manager.active_sessions()) == 1

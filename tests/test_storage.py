@@ -1,0 +1,203 @@
+"""Storage: URL parsing, migrations, pragmas, transactions, stale writes, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from helpers_sessions import db_url
+
+from games import REGISTRY, IllegalAction
+from storage import (
+    Database,
+    MoveRecord,
+    SeatRecord,
+    SessionRecord,
+    StaleVersion,
+    parse_database_url,
+    replay,
+    store,
+)
+from storage.migrations import MIGRATIONS
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("sqlite:///koloda.sqlite3", "koloda.sqlite3"),
+        ("sqlite:///data/koloda.db", "data/koloda.db"),
+        ("sqlite:////var/lib/koloda.db", "/var/lib/koloda.db"),
+        ("sqlite:///:memory:", ":memory:"),
+    ],
+)
+def test_database_url_forms(url: str, path: str) -> None:
+    assert parse_database_url(url) == path
+
+
+@pytest.mark.parametrize(
+    "url", ["", "koloda.db", "postgres://x/y", "sqlite://koloda.db", "sqlite:///", "sqlite:///d/"]
+)
+def test_bad_database_url_is_a_clear_value_error(url: str) -> None:
+    with pytest.raises(ValueError, match="DATABASE_URL"):
+        parse_database_url(url)
+
+
+def _lobby(chat_id: int = -1, version: int = 1) -> SessionRecord:
+    return SessionRecord(
+        id=0,
+        chat_id=chat_id,
+        kind="group",
+        game="eleven",
+        status="lobby",
+        creator=7,
+        options={"target": 5},
+        timer=None,
+        seed=None,
+        version=version,
+        moves=0,
+        state=None,
+        deadline=None,
+        result=None,
+        created=1.0,
+        seats=[SeatRecord(7, "Ann", None)],
+    )
+
+
+async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "fresh.sqlite3"
+    db = await Database.open(db_url(path))
+    try:
+        assert await db.user_version() == len(MIGRATIONS) == db.schema_version
+        tables = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master")}
+        assert {
+            "sessions",
+            "seats",
+            "moves",
+            "messages",
+            "results",
+            "users",
+            "chats",
+            "invites",
+        } <= tables
+        assert await db.settings() == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
+    finally:
+        await db.close()
+
+
+async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
+    url = db_url(tmp_path / "k.sqlite3")
+    db = await Database.open(url)
+    async with db.transaction() as tx:
+        session_id = await store.insert_session(tx, _lobby())
+    await db.close()
+    db = await Database.open(url)
+    try:
+        assert await db.user_version() == len(MIGRATIONS)
+        record = await store.load_session(db, session_id)
+        assert record is not None and record.seats == [SeatRecord(7, "Ann", None)]
+        assert record.options == {"target": 5}
+    finally:
+        await db.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}").connection.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        await Database.open(db_url(path))
+
+
+async def test_a_failing_transaction_changes_nothing() -> None:
+    db = await Database.open("sqlite:///:memory:")
+    try:
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as tx:
+                await store.insert_session(tx, _lobby())
+                raise RuntimeError("boom")
+        assert await db.fetchall("SELECT id FROM sessions") == []
+    finally:
+        await db.close()
+
+
+async def test_stale_version_and_chat_busy_change_nothing(tmp_path: Path) -> None:
+    db = await Database.open(db_url(tmp_path / "s.sqlite3"))
+    try:
+        async with db.transaction() as tx:
+            session_id = await store.insert_session(tx, _lobby())
+        record = replace(_lobby(), id=session_id, version=2, status="cancelled")
+        move = MoveRecord(1, 0, "AS", False, 2.0)
+        with pytest.raises(StaleVersion):
+            async with db.transaction() as tx:
+                await store.save_session(tx, record, based_on=5, now=2.0, move=move)
+        stored = await store.load_session(db, session_id)
+        assert stored is not None and stored.version == 1 and stored.status == "lobby"
+        assert await store.moves_of(db, session_id) == []
+        with pytest.raises(store.ChatBusy):
+            async with db.transaction() as tx:
+                await store.insert_session(tx, _lobby())
+    finally:
+        await db.close()
+
+
+async def test_move_log_rejects_a_duplicate_number(tmp_path: Path) -> None:
+    db = await Database.open(db_url(tmp_path / "d.sqlite3"))
+    try:
+        async with db.transaction() as tx:
+            session_id = await store.insert_session(tx, _lobby())
+        record = replace(_lobby(), id=session_id, version=2)
+        async with db.transaction() as tx:
+            await store.save_session(tx, record, 1, 2.0, move=MoveRecord(1, 0, "AS", False, 2.0))
+        with pytest.raises(sqlite3.IntegrityError):
+            async with db.transaction() as tx:
+                await store.save_session(
+                    tx, replace(record, version=3), 2, 3.0, move=MoveRecord(1, 1, "KS", False, 3.0)
+                )
+        stored = await store.load_session(db, session_id)
+        assert stored is not None and stored.version == 2
+        assert [m.action for m in await store.moves_of(db, session_id)] == ["AS"]
+    finally:
+        await db.close()
+
+
+def test_replay_rebuilds_the_played_game() -> None:
+    rng = random.Random(3)
+    game = REGISTRY["eleven"].new(2, {"target": 1}, seed=99)
+    moves = []
+    while not game.finished:
+        seat = game.to_move
+        assert seat is not None
+        action = rng.choice(game.legal_actions(seat))
+        game.apply(seat, action)
+        moves.append((seat, action))
+    assert replay("eleven", 2, {"target": 1}, 99, moves) == game
+    assert replay("eleven", 2, {"target": 1}, 99, moves[:10]) != game
+
+
+def test_replay_of_a_foreign_log_is_illegal() -> None:
+    with pytest.raises(IllegalAction):
+        replay("eleven", 2, {}, 1, [(0, "XX")])
+
+
+async def test_group_commit_isolates_a_failing_piece(tmp_path: Path) -> None:
+    db = await Database.open(db_url(tmp_path / "g.sqlite3"))
+    try:
+
+        async def name(tx: aiosqlite.Connection, user: int) -> int:
+            await store.remember_user(tx, user, f"u{user}")
+            if user == 2:
+                raise LookupError("piece two fails")
+            return user
+
+        results = await asyncio.gather(
+            *(db.write(lambda tx, u=u: name(tx, u)) for u in (1, 2, 3)), return_exceptions=True
+        )
+        assert results[0] == 1 and results[2] == 3 and isinstance(results[1], LookupError)
+        rows = await db.fetchall("SELECT id FROM users ORDER BY id")
+        assert [r["id"] for r in rows] == [1, 3]
+    finally:
+        await db.close()
