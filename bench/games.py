@@ -82,8 +82,13 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(REGISTRY), help="only this game")
     args = parser.parse_args()
     setups = {
-        "eleven": 2, "two_ten_jack": 4, "fifteen": 2, "rummy": 4,
-        "mau_mau": 4, "oh_hell": 4, "king": 4,
+        "eleven": 2,
+        "two_ten_jack": 4,
+        "fifteen": 2,
+        "rummy": 4,
+        "mau_mau": 4,
+        "oh_hell": 4,
+        "king": 4,
     }
     print(f"{'game':<14}{'players':>8}{'matches/s':>12}{'deals/s':>12}{'decisions/s':>14}")
     for game_id, players in setups.items():
