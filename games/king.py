@@ -470,7 +470,8 @@ class King(Game):
         for key in ("trick", "history", "tricks_won", "deal_points", "rows", "out", "moves"):
             setattr(game, key, copy_state(view[key]))
         game.hands = [[] for _ in range(game.players)]
-        game.hands[seat] = list(view["hand"])
+        if seat is not None:  # the public view has no hand: every hand is sampled
+            game.hands[seat] = list(view["hand"])
         seen = {card for cards in game.card_zones().values() for card in cards}
         unseen = [card for card in game.deck_cards() if card not in seen]
         known = game._known_absent(unseen)
@@ -479,7 +480,7 @@ class King(Game):
             unseen, [view["hand_sizes"][s] for s in others], [known[s] for s in others], rng
         )
         for other, cards in zip(others, dealt, strict=True):
-            game.hands[other] = cards
+            game.hands[other] = sort_hand(cards, game.trumps)
         return game
 
     def _known_absent(self, unseen: list[str]) -> list[set[str]]:

@@ -253,7 +253,8 @@ class OhHell(Game):
         game.trick = copy_state(view["trick"])
         game.history = copy_state(view["history"])
         tricks = [done["cards"] for done in game.history] + [game.trick]
-        seen = set(view["hand"]) | {card for plays in tricks for _, card in plays}
+        hand = view["hand"] or []  # none for the public view: every hand is sampled
+        seen = set(hand) | {card for plays in tricks for _, card in plays}
         if game.trump_card:
             seen.add(game.trump_card)
         unseen = [card for card in make_deck(DECK_SIZE) if card not in seen]
@@ -263,8 +264,9 @@ class OhHell(Game):
         sizes = [view["hand_sizes"][s] for s in others]
         dealt = deal_unseen(unseen, [*sizes, len(unseen) - sum(sizes)], barred, rng)
         game.hands = [[] for _ in range(game.players)]
-        game.hands[seat] = list(view["hand"])
+        if seat is not None:
+            game.hands[seat] = list(hand)
         for other, cards in zip(others, dealt, strict=False):
-            game.hands[other] = cards
+            game.hands[other] = sort_hand(cards, game.trumps)
         game.stock = dealt[-1]
         return game

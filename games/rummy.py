@@ -26,9 +26,11 @@ Actions (each ≤ 24 bytes, even for a 13-card run):
   ``melds`` (table order, 0 first): ``lay:8H:2``.
 - a card code (``QS``) — discard it, ending the turn.
 
-``legal_actions`` lists every set (all 3- and 4-card choices of suits), every
-run (every stretch of 3+ cards the hand holds, so all sub-runs of a long one),
-every lay-off and every allowed discard.
+``legal_actions`` lists, in this order, every set (all 3- and 4-card choices
+of suits; ranks ace first), every run (every stretch of 3+ cards the hand
+holds, so all sub-runs of a long one; suits ``S H D C``, low card first), every
+lay-off (melds in table order) and every allowed discard (the hand sorted by
+suit, then rank high to low, as ``games.cards.sort_hand`` orders it).
 
 Decisions where RULES.md is silent (the most faithful reading, see the report):
 
@@ -84,7 +86,7 @@ from typing import Any
 
 from games import Event, Game, Option, View, register
 from games.base import copy_state
-from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck
+from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.tricks import deal_unseen, restore_base
 
 #: Ranks in run order: the ace is low only.
@@ -92,6 +94,9 @@ RUN_RANKS = "A23456789TJQK"
 RUN_POSITION = {rank: index for index, rank in enumerate(RUN_RANKS)}
 #: What a card left in hand is worth to the player who goes out.
 CARD_POINTS = {"A": 1, "K": 10, "Q": 10, "J": 10, "T": 10} | {str(n): n for n in range(2, 10)}
+#: Each card's place in a hand sorted by ``sort_hand`` (suit, then rank high to low):
+#: sorting on it is the same order, and cheap enough for every ``legal_actions`` call.
+HAND_ORDER = {card: index for index, card in enumerate(sort_hand(make_deck(52)))}
 #: The deal is void the third time the stock runs out.
 VOID_AT_TURNOVER = 3
 
@@ -142,6 +147,13 @@ def meld_cards(action: str) -> list[str] | None:
     return None
 
 
+def meld_size(action: str) -> int:
+    """How many cards a well-formed ``set:`` or ``run:`` action melds."""
+    if action.startswith("set:"):
+        return len(action) - 6
+    return RUN_POSITION[action[-1]] - RUN_POSITION[action[-3]] + 1
+
+
 def layoff_cards(cards: list[str]) -> list[str]:
     """The cards that could be laid off onto the meld ``cards``."""
     if is_set(cards):
@@ -166,12 +178,13 @@ def lay_off(cards: list[str], card: str) -> list[str]:
 
 
 def set_codes(hand: list[str]) -> list[str]:
-    """Every set the hand can meld: each 3-suit choice, and the 4-card set."""
+    """Every set the hand can meld: each 3-suit choice, and the 4-card set, ace first."""
     suits_by_rank: dict[str, str] = {}
     for card in hand:
         suits_by_rank[card[0]] = suits_by_rank.get(card[0], "") + card[1]
     codes: list[str] = []
-    for rank, held in suits_by_rank.items():
+    for rank in RUN_RANKS:
+        held = suits_by_rank.get(rank, "")
         if len(held) >= 3:
             suits = "".join(s for s in SUITS if s in held)
             codes.extend(set_code(rank, "".join(three)) for three in combinations(suits, 3))
@@ -181,15 +194,19 @@ def set_codes(hand: list[str]) -> list[str]:
 
 
 def run_codes(hand: list[str]) -> list[str]:
-    """Every run the hand can meld: every stretch of 3+ consecutive cards of a suit."""
+    """Every run the hand can meld: every stretch of 3+ consecutive cards of a suit.
+
+    Suits in ``S H D C`` order, then by the run's low card, then its length.
+    """
     positions: dict[str, set[int]] = {}
     for card in hand:
         positions.setdefault(card[1], set()).add(RUN_POSITION[card[0]])
     codes: list[str] = []
-    for suit, held in positions.items():
+    for suit in SUITS:
+        held = positions.get(suit, set())
         if len(held) < 3:
             continue
-        for low in held:
+        for low in sorted(held):
             high = low + 1
             while high in held:
                 if high - low >= 2:
@@ -254,17 +271,20 @@ class Rummy(Game):
         if self.phase == "draw":
             return ["draw", "take"] if self.discard else ["draw"]
         hand = self.hands[seat]
-        melds = [
-            code for code in set_codes(hand) + run_codes(hand) if not self._strands(seat, code)
-        ]
         held = set(hand)
+        melds = set_codes(hand) + run_codes(hand)
         lays = [
             f"lay:{card}:{index}"
             for index, meld in enumerate(self.melds)
             for card in layoff_cards(meld["cards"])
-            if card in held and not self._strands(seat, f"lay:{card}:{index}")
+            if card in held
         ]
-        return melds + lays + [card for card in hand if card != self.taken]
+        discards = sorted(hand, key=HAND_ORDER.__getitem__)
+        if self.taken in held:
+            melds = [code for code in melds if not self._strands(seat, code)]
+            lays = [code for code in lays if not self._strands(seat, code)]
+            discards.remove(self.taken)
+        return melds + lays + discards
 
     def _strands(self, seat: int, action: str) -> bool:
         """True if the meld or lay-off would leave only the just-taken card, unplayable.
@@ -276,14 +296,18 @@ class Rummy(Game):
         if self.taken is None or self.taken not in hand:
             return False
         if action.startswith("lay:"):
+            if len(hand) != 2:
+                return False
             card, index = action[4:6], int(action[7:])
             removed = [card]
             melds = [m["cards"] for m in self.melds]
             melds[index] = lay_off(melds[index], card)
         else:
+            if len(hand) - meld_size(action) != 1:
+                return False
             removed = meld_cards(action) or []
             melds = [m["cards"] for m in self.melds] + [removed]
-        if len(hand) - len(removed) != 1 or self.taken in removed:
+        if self.taken in removed:
             return False
         return not any(self.taken in layoff_cards(cards) for cards in melds)
 

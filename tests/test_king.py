@@ -504,3 +504,130 @@ def test_every_deal_distributes_exactly_and_the_match_sums_to_zero(
     assert game.result is not None
     best = max(game.scores)
     assert game.result["winners"] == [s for s, p in enumerate(game.scores) if p == best]
+
+
+# ----------------------------------------------------------------- audit additions
+
+
+def rules_penalty(
+    contract: str, players: int, last_tricks: str, number: int, cards: list[str]
+) -> int:
+    """The penalty for taking trick ``number`` (from 1) of ``cards``, written out
+    again from RULES.md §7, independent of the engine's tables."""
+    four = players == 4
+    tricks = 52 // players
+    numbered = {"last": [tricks], "last_two": [tricks - 1, tricks], "seventh_and_last": [7, tricks]}
+    last_cost = (150 if four else 140) // len(numbered[last_tricks])
+    parts = {
+        "no_tricks": 20 if four else 15,
+        "no_hearts": 20 * sum(card[1] == "H" for card in cards),
+        "no_queens": 60 * sum(card[0] == "Q" for card in cards),
+        "no_kings_jacks": 30 * sum(card[0] in "KJ" for card in cards),
+        "no_king_of_hearts": (150 if four else 140) * ("KH" in cards),
+        "no_last_tricks": last_cost * (number in numbered[last_tricks]),
+    }
+    return sum(parts.values()) if contract == "robber" else parts[contract]
+
+
+def items_left(contract: str, cards: list[str]) -> bool:
+    """True if ``cards`` still hold something a card-penalty contract punishes."""
+    punished = {
+        "no_hearts": lambda c: c[1] == "H",
+        "no_queens": lambda c: c[0] == "Q",
+        "no_kings_jacks": lambda c: c[0] in "KJ",
+        "no_king_of_hearts": lambda c: c == "KH",
+    }
+    return any(punished[contract](card) for card in cards)
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.sampled_from([3, 4]), options=ALL_OPTIONS, seed=st.integers(0, 2**32))
+def test_each_trick_charges_its_winner_exactly_what_the_rules_say(
+    players: int, options: dict[str, Any], seed: int
+) -> None:
+    game = King.new(players, options, seed=seed)
+    rng = random.Random(seed)
+    deck = game.deck_cards()
+    while not game.finished:
+        contract, dealer = game.view(None)["contract"], game.dealer
+        expected = [0] * players
+        played: list[str] = []
+        tricks = 0
+        events = play_deal(game, rng)
+        for event in events:
+            if event["type"] == "trick":
+                tricks += 1
+                cards = [card for _, card in event["cards"]]
+                played += cards
+                if contract == "trump":
+                    points = 25
+                else:
+                    points = -rules_penalty(
+                        contract, players, options["last_tricks"], tricks, cards
+                    )
+                assert event["points"] == points
+                expected[event["winner"]] += points
+            if event["type"] == "out":
+                expected[event["seat"]] += event["prize"]
+        deal_end = events[-1] if events[-1]["type"] == "deal_end" else events[-2]
+        assert deal_end["type"] == "deal_end" and deal_end["deal_scores"] == expected
+        left = [card for card in deck if card not in played]
+        if contract in ("no_hearts", "no_queens", "no_kings_jacks", "no_king_of_hearts"):
+            # It ends as soon as, and only when, nothing punished is left to take.
+            assert not items_left(contract, left)
+            assert tricks == 52 // players or items_left(contract, left + cards)
+        elif contract != "lottery":
+            assert tricks == 52 // players
+        if not game.finished:
+            assert game.dealer == (dealer + 1) % players
+
+
+def test_the_trump_maker_is_the_dealers_left_and_others_wait() -> None:
+    game = deal_contract("trump", by_suit(), dealer=1)
+    assert game.to_move == 2
+    assert game.legal_actions(2) == ["trump:S", "trump:H", "trump:D", "trump:C"]
+    assert all(game.legal_actions(s) == [] for s in (0, 1, 3))
+    assert refused(game, 3, "trump:S") == "not_your_turn"
+    game.apply(2, "trump:H")
+    assert game.to_move == 2 and game.view(2)["hand"] == by_suit()[2]  # he leads
+    assert game.view(1)["hand"] == by_suit()[1]
+
+
+def test_a_heart_trump_sorts_the_hands_trumps_first() -> None:
+    hands = swap(by_suit(), "AH", "2S")
+    game = deal_contract("trump", hands, dealer=3)
+    game.apply(0, "trump:H")
+    assert game.view(0)["hand"][0] == "AH"
+    assert game.legal_actions(0) == game.view(0)["hand"]
+
+
+def test_the_lottery_stops_when_two_are_out_with_three_players() -> None:
+    game = deal_contract("lottery", players=3, positive="lottery")
+    events = play_deal(game, random.Random(7))
+    outs = [e["seat"] for e in events if e["type"] == "out"]
+    assert len(outs) == 2 and len(set(outs)) == 2
+    assert [e["prize"] for e in events if e["type"] == "out"] == [790, 485]
+    assert game.finished and sorted(game.scores[s] for s in outs) == [485, 790]
+
+
+def test_seventh_and_last_with_three_players_charges_tricks_seven_and_seventeen() -> None:
+    penalty = penalty_for("no_last_tricks", 3, "seventh_and_last")
+    assert penalty == {"trick_7": 70, "trick_17": 70}
+    robber = penalty_for("robber", 3, "seventh_and_last")
+    assert robber is not None
+    assert trick_penalty(robber, 7, ["3C", "4C", "5C"]) == 15 + 70
+    assert trick_penalty(robber, 17, ["KH", "3C", "4C"]) == 15 + 70 + 20 + 30 + 140
+
+
+@pytest.mark.parametrize("contract", ["no_hearts", "trump", "lottery"])
+def test_determinize_from_the_public_view_samples_every_hand(contract: str) -> None:
+    game = deal_contract(contract, positive="lottery", robber=True)
+    rng = random.Random(4)
+    for _ in range(11):
+        step(game, rng)
+    view = game.view(None)
+    for n in range(10):
+        sample = King.determinize(view, random.Random(n))
+        assert sample.view(None) == view
+        cards = sorted(c for zone in sample.card_zones().values() for c in zone)
+        assert cards == sorted(game.deck_cards())

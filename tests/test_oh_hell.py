@@ -317,3 +317,82 @@ def test_tricks_of_each_deal_add_up_to_the_deal_size(players: int, hook: bool, s
         totals = [sum(x) for x in zip(totals or [0] * players, points, strict=True)]
     assert len(deal_ends) == deals_in_cycle(players)
     assert game.scores == totals
+
+
+# ----------------------------------------------------------------- audit additions
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 7), seed=st.integers(0, 2**32), first_dealer=st.data())
+def test_every_deal_bids_from_the_dealers_left_dealer_last_then_his_left_leads(
+    players: int, seed: int, first_dealer: st.DataObject
+) -> None:
+    dealer0 = first_dealer.draw(st.integers(0, players - 1))
+    game = OhHell.new(players, seed=seed, dealer=dealer0)
+    rng = random.Random(seed)
+    for deal in range(deals_in_cycle(players)):
+        dealer = (dealer0 + deal) % players
+        left = (dealer + 1) % players
+        view = game.view(None)
+        assert (view["dealer"], view["deal_size"], view["phase"]) == (dealer, deal + 1, "bid")
+        assert view["hand_sizes"] == [deal + 1] * players
+        assert (view["trump_card"] is None) == (deal == deals_in_cycle(players) - 1)
+        bidders = []
+        while game.view(None)["phase"] == "bid":
+            seat = game.to_move
+            assert seat is not None
+            bidders.append(seat)
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        assert bidders == [(left + i) % players for i in range(players)]  # the dealer bids last
+        assert game.to_move == left  # and the dealer's left leads
+        trick_leader = left
+        while game.deal_no == deal and not game.finished:
+            seat = game.to_move
+            assert seat is not None
+            if not game.view(None)["trick"]:
+                assert seat == trick_leader
+            for event in game.apply(seat, rng.choice(game.legal_actions(seat))):
+                if event["type"] == "trick":
+                    trick_leader = event["winner"]  # the trick winner leads next
+    assert game.finished
+
+
+def test_the_trump_card_is_the_card_after_the_hands_in_a_bigger_deal() -> None:
+    hands = [["AS", "2H", "3C"], ["KS", "QS", "4D"], ["9D", "8H", "7C"]]
+    game = deal_stacked(2, hands, "TH")
+    view = game.view(1)
+    assert (view["trump_card"], view["trumps"]) == ("TH", "H")
+    assert view["hand"] == ["KS", "QS", "4D"]
+    assert game.view(0)["hand"] == ["2H", "AS", "3C"]  # trumps first: sorted for the buttons
+    assert "TH" not in game.hidden_cards(0) and "TH" not in game.card_zones()["stock"]
+
+
+def test_determinize_does_not_read_anything_into_the_bids() -> None:
+    # Deal 2 for 3 players; seat 0 bids 2 and leads. A bid is a wish, not a fact.
+    hands = [["2S", "3S"], ["AS", "KS"], ["4D", "5D"]]
+    game = deal_stacked(2, hands, "6C")
+    bid_all(game, [2, 0, 0])
+    view = game.view(2)
+    holders = set()
+    for n in range(60):
+        sample = OhHell.determinize(view, random.Random(n))
+        assert sample.view(2) == view
+        holders.add("AS" in sample.hands[1])
+    assert holders == {True, False}
+
+
+def test_determinize_from_the_public_view_samples_every_hand() -> None:
+    game = OhHell.new(4, seed=21, dealer=0)
+    rng = random.Random(21)
+    reach_deal(game, 4, rng)
+    for _ in range(9):  # the bids and a trick and a bit
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    view = game.view(None)
+    for n in range(10):
+        sample = OhHell.determinize(view, random.Random(n))
+        assert sample.view(None) == view
+        assert sorted(c for cards in sample.card_zones().values() for c in cards) == sorted(
+            make_deck()
+        )

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, IllegalAction
-from games.cards import make_deck
+from games.cards import make_deck, sort_hand
 from games.rummy import Rummy
 
 #: Card values written out again from RULES.md, independent of the engine.
@@ -421,10 +421,110 @@ def test_random_play_conserves_cards_ends_and_scores_by_the_rules(seed: int, pla
             if event["type"] == "deal_void":
                 assert game.scores == before.scores
         if game.deal_no != before.deal_no and not game.finished:
+            view = game.view(None)
+            size = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}[players]
             assert game.dealer == (before.dealer + 1) % players
-            assert len(set(game.view(None)["hand_sizes"])) == 1
+            assert game.to_move == (game.dealer + 1) % players  # the dealer's left starts
+            assert view["hand_sizes"] == [size] * players
+            assert len(view["discard"]) == 1 and view["stock"] == 52 - size * players - 1
     assert game.finished, "the match did not end"
     assert game.result is not None
     (winner,) = game.result["winners"]
     assert game.scores[winner] >= 50
     assert all(score < 50 for s, score in enumerate(game.scores) if s != winner)
+
+
+# ----------------------------------------------------------------- audit additions
+
+
+def test_skatert_ignores_the_other_players_melds() -> None:
+    """Only the winner's own earlier melds spoil «скатерть»; an opponent's do not."""
+    first = ["5H", "6H", "7H", "AC", "AD", "2S", "3D", "4C", "9S", "KD"]
+    second = ["AH", "2H", "3H", "4S", "5S", "6S", "7S", "9C", "9D", "KH"]
+    game = stacked([first, second], "QC", ["JC", "9H"], {"target": 500})
+    play(game, 0, "draw", "run:H:5-7", "JC")
+    assert game.view(None)["opened"] == [True, False]
+    events = play(game, 1, "draw", "run:H:A-3", "run:S:4-7", "set:9:HDC", "KH")
+    end = deal_end(events)
+    left = ["AC", "AD", "2S", "3D", "4C", "9S", "KD"]
+    assert value(left) == 1 + 1 + 2 + 3 + 4 + 9 + 10 == 30  # aces count 1
+    assert end["winner"] == 1 and end["rummy"] is True
+    assert end["scores"] == [0, 60] and end["penalties"] == [30, 0]
+
+
+def test_a_meld_in_the_going_out_turn_itself_keeps_skatert() -> None:
+    """Melding, laying off and discarding all in the one turn is still «скатерть»."""
+    first = ["5H", "6H", "7H", "QD", "JS", "TC", "KD", "QS", "JC", "KC"]
+    second = ["4H", "9C", "9D", "9S", "2S", "3S", "4S", "AD", "AC", "TD"]
+    game = stacked([first, second], "2D", ["3D", "AS"])
+    play(game, 0, "draw", "run:H:5-7", "3D")
+    events = play(game, 1, "draw", "lay:4H:0", "set:9:SDC", "set:A:SDC", "run:S:2-4", "TD")
+    end = deal_end(events)
+    assert end["rummy"] is True and end["scores"] == [0, 2 * value(first[3:])] == [0, 140]
+
+
+def test_ace_low_lay_offs() -> None:
+    """An ace extends A-less runs only downwards: onto 2-3-4, never onto J-Q-K."""
+    first = ["2H", "3H", "4H", "JS", "QS", "KS", "7D", "8C", "9C", "5D"]
+    second = ["AH", "AS", "TS", "2C", "6D", "KC", "QD", "JD", "TC", "8D"]
+    game = stacked([first, second], "3C", ["4C", "5C"])
+    play(game, 0, "draw", "run:H:2-4", "run:S:J-K", "4C")
+    game.apply(1, "draw")
+    legal = game.legal_actions(1)
+    assert "lay:AH:0" in legal and "lay:TS:1" in legal
+    assert "lay:AS:1" not in legal
+    assert refused(game, 1, "lay:AS:1") == "does_not_fit"
+    game.apply(1, "lay:AH:0")
+    assert game.view(None)["melds"][0]["cards"] == ["AH", "2H", "3H", "4H"]
+    assert not any(a.startswith("lay:") and a.endswith(":0") for a in game.legal_actions(1))
+
+
+def test_the_discard_pile_top_is_the_card_after_the_hands_and_take_gives_it() -> None:
+    deck = make_deck(52)
+    game = Rummy.new(2, seed=0, dealer=0, deck=list(deck))
+    assert game.view(None)["discard"] == [deck[20]]
+    events = game.apply(1, "take")
+    assert events == [{"type": "take", "seat": 1, "card": deck[20]}]
+    assert deck[20] in game.view(1)["hand"] and game.view(None)["discard"] == []
+    assert game.view(0)["stock"] == 31
+
+
+def test_discard_buttons_are_sorted_by_suit_then_rank() -> None:
+    hand = ["3C", "KH", "AS", "6D", "2H", "QC", "5S", "9D", "7H", "4S"]
+    game = stacked([hand, JUNK], "4D", ["6C"])
+    game.apply(0, "draw")
+    discards = [a for a in game.legal_actions(0) if len(a) == 2]
+    assert discards == ["AS", "5S", "4S", "KH", "7H", "2H", "9D", "6D", "QC", "6C", "3C"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_legal_actions_do_not_depend_on_the_order_cards_were_drawn(
+    seed: int, data: st.DataObject
+) -> None:
+    """Buttons stay put however the hand is ordered: the list is a function of its cards."""
+    game = Rummy.new(2, seed=seed, dealer=1)
+    game.apply(0, "draw")
+    legal = game.legal_actions(0)
+    shuffled = game.clone()
+    shuffled.hands[0] = data.draw(st.permutations(game.hands[0]))
+    assert shuffled.legal_actions(0) == legal
+    melds = [a for a in legal if a.startswith(("set:", "run:"))]
+    sets = [a for a in melds if a.startswith("set:")]
+    assert melds == sets + [a for a in melds if a.startswith("run:")]
+    assert [a for a in legal if len(a) == 2] == sort_hand(game.hands[0])
+
+
+def test_determinize_from_the_public_view_samples_every_hand() -> None:
+    game = Rummy.new(3, seed=8, dealer=0)
+    rng = random.Random(8)
+    for _ in range(12):
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    view = game.view(None)
+    for n in range(10):
+        sample = Rummy.determinize(view, random.Random(n))
+        assert sample.view(None) == view
+        cards = sorted(c for zone in sample.card_zones().values() for c in zone)
+        assert cards == sorted(make_deck(52))
