@@ -8,8 +8,9 @@ strings so that game states stay JSON-able and cheap to copy.
 
 from __future__ import annotations
 
+import bisect
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 SUITS = "SHDC"
 RANKS = "AKQJT98765432"
@@ -80,12 +81,22 @@ def deal_one_at_a_time(deck: list[str], players: int, count: int, first: int) ->
     return hands
 
 
-def sort_hand(cards: Iterable[str], trumps: str | None = None) -> list[str]:
-    """Cards grouped by suit (trumps first, then ♠ ♥ ♦ ♣), each suit high to low."""
+def _hand_order(trumps: str | None) -> Callable[[str], tuple[int, int]]:
+    """The sort key of :func:`sort_hand`: suit (trumps first, then ♠ ♥ ♦ ♣), then high to low."""
     order = {s: i + 1 for i, s in enumerate(SUITS)}
     if trumps:
         order[trumps] = 0
-    return sorted(cards, key=lambda c: (order[c[1]], -RANK_STRENGTH[c[0]]))
+    return lambda c: (order[c[1]], -RANK_STRENGTH[c[0]])
+
+
+def sort_hand(cards: Iterable[str], trumps: str | None = None) -> list[str]:
+    """Cards grouped by suit (trumps first, then ♠ ♥ ♦ ♣), each suit high to low."""
+    return sorted(cards, key=_hand_order(trumps))
+
+
+def insert_sorted(hand: list[str], card: str, trumps: str | None = None) -> None:
+    """Put ``card`` into ``hand``, a list kept in :func:`sort_hand` order (a drawn card)."""
+    bisect.insort(hand, card, key=_hand_order(trumps))
 
 
 def display(card: str, lang: str = "en") -> str:

@@ -9,7 +9,8 @@ decisive deal (×2, ×4 after two draws in a row, …); the multiplier then rese
 View keys (besides ``base_view``):
 
 - ``phase``: always ``"play"``.
-- ``hand``: the viewer's cards (None for the public view).
+- ``hand``: the viewer's cards, sorted by suit then rank (None for the public
+  view); ``legal`` lists them in the same order.
 - ``hand_sizes``: cards held by each seat.
 - ``trick``: the trick on the table, ``[[seat, card], …]``.
 - ``last_trick``: the latest completed trick of this deal or None.
@@ -33,7 +34,7 @@ from typing import Any
 
 from games import Event, Game, Option, View, register
 from games.base import other_hands
-from games.cards import is_card, make_deck
+from games.cards import insert_sorted, is_card, make_deck, sort_hand
 from games.tricks import follow_suit, restore_base, trick_winner
 
 FIGURE_RANKS = "AKQJT"
@@ -91,7 +92,7 @@ class Eleven(Game):
         for packet in range(HAND_SIZE):
             seat = non_dealer if packet % 2 == 0 else self.dealer
             hands[seat].extend(deck[2 * packet : 2 * packet + 2])
-        self.hands = hands
+        self.hands = [sort_hand(hand) for hand in hands]
         self.stock = deck[2 * HAND_SIZE :]
         self.trick = []
         self.history = []
@@ -145,7 +146,7 @@ class Eleven(Game):
         ]
         if self.stock:
             for seat in (winner, 1 - winner):
-                self.hands[seat].append(self.stock.pop(0))
+                insert_sorted(self.hands[seat], self.stock.pop(0))
                 events.append({"type": "draw", "seat": seat})
         if len(self.history) == TRICKS_PER_DEAL:
             events += self._score_deal()
@@ -243,7 +244,7 @@ class Eleven(Game):
         hands: list[list[str]] = [[], []]
         hands[seat] = list(view["hand"])
         size = view["hand_sizes"][opponent]
-        hands[opponent] = unseen[:size]
+        hands[opponent] = sort_hand(unseen[:size])
         game.hands = hands
         game.stock = unseen[size:]
         return game

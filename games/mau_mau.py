@@ -14,9 +14,14 @@ Actions
 
 Decisions on the details RULES.md leaves open
 ---------------------------------------------
-- Players: 2–5, as long as the hands, the starter and at least one stock card
-  fit the deck (``players * hand_size + 2 <= deck``): a 32-card deck seats 5
-  with 5-card hands but only 4 with 7; a 52-card deck seats 5 either way.
+- Players: 2–5 with the 32-card deck; "more with a bigger deck" reads as up
+  to :data:`MOST_PLAYERS` (7, the largest table of any Koloda game) with the
+  36- or 52-card deck. Always the hands, the starter and at least one stock
+  card must fit the deck (``players * hand_size + 2 <= deck``): 32 cards seat
+  5 with 5-card hands but only 4 with 7; 36 cards seat 6 or 4; 52 cards
+  seat 7 either way.
+- After a draw only the drawn card may be played (or ``pass``), also with
+  ``draw_when_able``.
 - The turned-up starter is a plain card: a 7 or 8 does nothing, a jack names
   nothing (its own suit is followed), a queen does not restrict.
 - The suit named with a jack binds every following player until a card is put
@@ -35,8 +40,9 @@ Decisions on the details RULES.md leaves open
 
 View keys (besides ``base_view``)
 ---------------------------------
-``phase`` (``play``, ``drawn``, ``over``), ``hand`` (own cards: sorted as
-dealt, drawn cards added at the end), ``hand_sizes``, ``stock`` (count),
+``phase`` (``play``, ``drawn``, ``over``), ``hand`` (own cards sorted by
+suit then rank, drawn cards slotted in; ``legal`` keeps that order),
+``hand_sizes``, ``stock`` (count),
 ``discard_top``, ``discard`` (the pile, top last — every card on it was seen
 played), ``suit`` (the suit to follow: the top card's, or the one named with
 a jack), ``queen_lock`` (a played queen restricts, ``queen_restricted``),
@@ -55,7 +61,8 @@ Events: ``play`` (seat, card, ``suit`` when named), ``draw`` (seat,
 ``match_end``.
 
 ``determinize`` deals the unseen cards (not in the viewer's hand, not on the
-pile) at random to the other hands and the stock, honouring ``lacks``. It
+pile) at random to the other hands and the stock, honouring ``lacks`` exactly
+(uniform over the deals that do, see :func:`games.tricks.deal_unseen`). It
 does not use the fact that a restocked stock holds only cards once played:
 the view may not name those cards, as they are hidden again.
 """
@@ -67,8 +74,12 @@ from typing import Any
 
 from games import register
 from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
-from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
+from games.cards import SUITS, deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
+from games.tricks import deal_unseen
 
+#: Seats with the 32-card deck, and with a bigger one (RULES.md: "more with a bigger deck").
+SMALL_DECK_PLAYERS = 5
+MOST_PLAYERS = 7
 #: Penalty points for a card left in hand, by rank (others count their pips).
 PENALTY = {"A": 11, "K": 4, "Q": 3, "J": 2, "T": 10}
 
@@ -105,7 +116,7 @@ class MauMau(Game):
 
     id = "mau_mau"
     min_players = 2
-    max_players = 5
+    max_players = MOST_PLAYERS
     options_schema = (
         Option("deck", 32, (32, 36, 52)),
         Option("hand_size", 5, (5, 7)),
@@ -132,7 +143,9 @@ class MauMau(Game):
 
     @classmethod
     def _check_options(cls, players: int, options: dict[str, Any]) -> None:
-        """The hands, the starter and at least one stock card must fit the deck."""
+        """Five players at most with 32 cards; the hands, starter and a stock card must fit."""
+        if options["deck"] == 32 and players > SMALL_DECK_PLAYERS:
+            raise BadOptions(f"{players} players need the 36- or 52-card deck", "players", players)
         need = players * options["hand_size"] + 2
         if need > options["deck"]:
             raise BadOptions(
@@ -248,7 +261,7 @@ class MauMau(Game):
             self.restocks += 1
             events.append({"type": "restock", "cards": len(self.stock)})
         card = self.stock.pop(0)
-        self.hands[seat].append(card)
+        insert_sorted(self.hands[seat], card)
         return card
 
     def _take_draw(self, seat: int) -> list[Event]:
@@ -388,49 +401,40 @@ class MauMau(Game):
         seen = set(own) | set(game.pile)
         unseen = [card for card in game.deck_cards() if card not in seen]
         drawer = game.turn if game.phase == "drawn" and game.turn != seat else None
-        others = [s for s in range(game.players) if s != seat]
-        sizes = {s: view["hand_sizes"][s] for s in others}
-        hands, stock = _sample_hands(unseen, sizes, game.lacks, drawer, rng)
+        hands, game.stock = _sample_hands(unseen, view["hand_sizes"], seat, game.lacks, drawer, rng)
         game.hands = [own if s == seat else hands[s] for s in range(game.players)]
-        game.stock = stock
         if game.phase != "drawn":
             game.drawn = None
         elif drawer is None:
             game.drawn = view["drawn_card"]
         else:
-            game.drawn = hands[drawer][-1]
+            game.drawn = hands[drawer].pop()
+            insert_sorted(game.hands[drawer], game.drawn)
         return game
 
 
 def _sample_hands(
     unseen: list[str],
-    sizes: dict[int, int],
+    sizes: list[int],
+    seat: int | None,
     lacks: list[Lacks],
     drawer: int | None,
     rng: random.Random,
-) -> tuple[dict[int, list[str]], list[str]]:
-    """Deal ``unseen`` cards to the seats in ``sizes`` (the rest is the stock).
+) -> tuple[list[list[str]], list[str]]:
+    """Deal ``unseen`` cards to every seat but ``seat``, the rest to the stock.
 
-    Each seat gets only cards its ``lacks`` allow, except the last card of
-    ``drawer`` (just drawn, unseen). Most constrained seats choose first; after
-    a few failed tries the constraints are dropped rather than loop.
+    Each hand gets only cards its ``lacks`` allow, except the card ``drawer``
+    has just drawn (unseen, so anything): it is dealt as a zone of its own and
+    returned as the last card of the drawer's hand. Hands come back sorted,
+    apart from that last card.
     """
-    for attempt in range(50):
-        pool = list(unseen)
-        rng.shuffle(pool)
-        strict = attempt < 49
-        hands: dict[int, list[str]] = {}
-        order = sorted(sizes, key=lambda s: -len(lacks[s]["suits"]) - len(lacks[s]["ranks"]))
-        for seat in order:
-            bound = sizes[seat] - (1 if seat == drawer else 0)
-            allowed = [c for c in pool if not (strict and excluded(c, lacks[seat]))]
-            if len(allowed) < bound:
-                break
-            hands[seat] = allowed[:bound]
-            taken = set(hands[seat])
-            pool = [c for c in pool if c not in taken]
-        else:
-            if drawer is not None:
-                hands[drawer].append(pool.pop())
-            return hands, pool
-    raise AssertionError("unreachable: the last try ignores every constraint")
+    players = len(sizes)
+    held = [0 if s == seat else sizes[s] - (1 if s == drawer else 0) for s in range(players)]
+    extra = 1 if drawer is not None else 0
+    zones = [*held, extra, len(unseen) - sum(held) - extra]
+    barred = [{c for c in unseen if excluded(c, lacks[s])} for s in range(players)]
+    dealt = deal_unseen(unseen, zones, [*barred, set(), set()], rng)
+    hands = [sort_hand(dealt[s]) for s in range(players)]
+    if drawer is not None:
+        hands[drawer] += dealt[players]
+    return hands, dealt[players + 1]

@@ -10,7 +10,9 @@ A♠ K♠ Q♠ −5); the first to reach ``target`` wins the match.
 View keys (besides ``base_view``):
 
 - ``phase``: always ``"play"``.
-- ``hand``: the viewer's cards (None for the public view).
+- ``hand``: the viewer's cards, hearts (trumps) first, then ♠ ♦ ♣, each suit
+  high to low (None for the public view); ``legal`` keeps that order, a
+  leader's A♠ standing as ``AS:spade``, ``AS:trump``.
 - ``hand_sizes``: cards held by each seat.
 - ``trick``: the trick on the table, ``[[seat, card], …]`` (a led A♠ is ``AS``).
 - ``led``: the suit the current trick follows (``H`` for an A♠ led as a trump,
@@ -39,7 +41,7 @@ from typing import Any
 
 from games import Event, Game, Option, View, register
 from games.base import copy_state
-from games.cards import deal_one_at_a_time, is_card, make_deck
+from games.cards import deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
 from games.tricks import deal_unseen, restore_base, trick_winner
 
 SPECULATION = "AS"
@@ -121,7 +123,8 @@ class TwoTenJack(Game):
     def _deal(self, deck: list[str]) -> None:
         """One card at a time from the dealer's left, six each; the rest is the stock."""
         first = (self.dealer + 1) % self.players
-        self.hands = deal_one_at_a_time(deck, self.players, HAND_SIZE, first)
+        hands = deal_one_at_a_time(deck, self.players, HAND_SIZE, first)
+        self.hands = [sort_hand(hand, TRUMPS) for hand in hands]
         self.known = [[] for _ in range(self.players)]
         self.stock = deck
         self.trick = []
@@ -139,10 +142,10 @@ class TwoTenJack(Game):
             return []
         hand = self.hands[seat]
         if self.led is None:
-            actions = [card for card in hand if card != SPECULATION]
-            if len(actions) < len(hand):
-                actions += [LEAD_AS_SPADE, LEAD_AS_TRUMP]
-            return actions
+            if SPECULATION not in hand:
+                return list(hand)
+            at = hand.index(SPECULATION)
+            return [*hand[:at], LEAD_AS_SPADE, LEAD_AS_TRUMP, *hand[at + 1 :]]
         return playable(hand, self.led)
 
     def _why_illegal(self, seat: int, action: str) -> str:
@@ -205,7 +208,7 @@ class TwoTenJack(Game):
                 break
             seat = (winner + offset) % self.players
             card = self.stock.pop(0)
-            self.hands[seat].append(card)
+            insert_sorted(self.hands[seat], card, TRUMPS)
             event: Event = {"type": "draw", "seat": seat}
             if face_up:
                 self.known[seat].append(card)
@@ -326,7 +329,9 @@ class TwoTenJack(Game):
             if all(_drawn_in_time(dealt[s], since[s]) for s in range(players)):
                 break
         game.hands = [
-            list(view["hand"]) if other == seat else game.known[other] + dealt[other]
+            list(view["hand"])
+            if other == seat
+            else sort_hand(game.known[other] + dealt[other], TRUMPS)
             for other in range(players)
         ]
         game.stock = ([stock_top] if stock_top is not None else []) + dealt[players]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, IllegalAction
+from games.cards import sort_hand
 from games.eleven import Eleven
 
 FIGURES = {rank + suit for rank in "AKQJT" for suit in "SHDC"}
@@ -58,8 +59,8 @@ def finish_rigged_deal(game: Eleven, figures: list[int]) -> list[dict[str, Any]]
 
 def test_packets_of_two_non_dealer_first_and_the_stock_in_order() -> None:
     game = new_game()
-    assert game.hands[1] == HAND_1
-    assert game.hands[0] == HAND_0
+    assert game.hands[1] == sort_hand(HAND_1)
+    assert game.hands[0] == sort_hand(HAND_0)
     assert game.stock == STOCK
     assert game.view(0)["stock"] == 20
 
@@ -102,6 +103,15 @@ def test_higher_card_of_the_suit_led_wins_and_its_winner_draws_first() -> None:
     assert game.to_move == 1
     assert game.view(0)["stock"] == 18
     assert all("card" not in e for e in events if e["type"] == "draw")
+
+
+def test_hands_and_buttons_stay_sorted_by_suit_then_rank_after_draws() -> None:
+    game = new_game()
+    game.apply(1, "KS")
+    game.apply(0, "8S")
+    assert game.hands[1] == ["AS", "QS", "AH", "KH", "AD", "KD"]
+    assert game.hands[0] == ["JS", "7S", "8H", "7H", "8D", "7D"]
+    assert game.legal_actions(1) == game.hands[1]
 
 
 # ---------------------------------------------------------------- phase 2
@@ -149,6 +159,20 @@ def test_phase_two_refuses_a_revoke_and_changes_nothing() -> None:
         game.apply(follower, other[0])
     assert refused.value.reason == "must_follow_suit"
     assert game.to_dict() == before
+
+
+def test_the_tenth_trick_is_still_free_and_the_eleventh_must_follow() -> None:
+    game = new_game()
+    rig_phase_two(game, [["9S", "KD", "8D"], ["QS", "7S", "AH"]])
+    game.stock = ["8C", "7C"]
+    game.history = [{"cards": [], "winner": 0}] * 9
+    game.apply(0, "9S")
+    assert game.legal_actions(1) == ["QS", "7S", "AH"]  # the stock is not empty yet: no duty
+    events = game.apply(1, "AH")
+    assert [e["seat"] for e in events if e["type"] == "draw"] == [0, 1]
+    assert game.stock == [] and game.hands == [["KD", "8D", "8C"], ["QS", "7S", "7C"]]
+    game.apply(0, "8C")
+    assert game.legal_actions(1) == ["7C"]
 
 
 def test_phase_two_void_may_play_any_card() -> None:
@@ -259,7 +283,7 @@ def test_defaults() -> None:
 def test_view_hides_the_other_hand_and_the_stock() -> None:
     game = new_game()
     view = game.view(0)
-    assert view["hand"] == HAND_0
+    assert view["hand"] == sort_hand(HAND_0)
     assert view["hand_sizes"] == [6, 6]
     shown = json.dumps(view)
     assert not [card for card in HAND_1 + STOCK if f'"{card}"' in shown]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, IllegalAction
-from games.cards import make_deck
+from games.cards import insert_sorted, make_deck, sort_hand
 from games.mau_mau import MauMau, excluded, penalty
 
 
@@ -24,7 +24,7 @@ def rig(
     game: MauMau, hands: list[list[str]], pile: list[str], stock: list[str], turn: int = 0
 ) -> MauMau:
     """Lay out a position: the seat ``turn`` to play on ``pile`` (top last)."""
-    game.hands = [list(hand) for hand in hands]
+    game.hands = [sort_hand(hand) for hand in hands]  # the engine keeps hands sorted
     game.pile = list(pile)
     game.stock = list(stock)
     game.suit = pile[-1][1]
@@ -66,7 +66,14 @@ def test_seven_card_hands_and_the_deck_options() -> None:
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    [(5, {"hand_size": 7}), (5, {"hand_size": 7, "deck": 36}), (1, {}), (6, {"deck": 52})],
+    [
+        (5, {"hand_size": 7}),
+        (5, {"hand_size": 7, "deck": 36}),
+        (1, {}),
+        (6, {}),  # 6 × 5 + 2 cards would fit 32, but the small deck seats five
+        (7, {"deck": 36}),
+        (8, {"deck": 52}),
+    ],
 )
 def test_tables_that_do_not_fit_are_refused(players: int, options: dict[str, Any]) -> None:
     with pytest.raises(BadOptions) as error:
@@ -81,12 +88,21 @@ def test_bad_option_values_are_refused() -> None:
     assert new_game(5, hand_size=7, deck=52).players == 5
 
 
+@pytest.mark.parametrize(
+    ("players", "deck", "hand_size"), [(6, 36, 5), (7, 52, 5), (7, 52, 7), (5, 32, 5)]
+)
+def test_a_bigger_deck_seats_more_players(players: int, deck: int, hand_size: int) -> None:
+    game = new_game(players, deck=deck, hand_size=hand_size)
+    assert [len(hand) for hand in game.hands] == [hand_size] * players
+    assert len(game.stock) == deck - players * hand_size - 1 >= 1
+
+
 # ---------------------------------------------------------------- matching
 
 
 def test_play_matches_suit_or_rank() -> None:
     game = rig(new_game(), [["9H", "KS", "TC"], ["8C", "7C"]], ["9S"], ["AD"])
-    assert game.legal_actions(0) == ["9H", "KS"]
+    assert game.legal_actions(0) == ["KS", "9H"]
     assert refused(game, 0, "TC") == "must_match_suit_or_rank"
     assert refused(game, 0, "AD") == "not_in_hand"
     assert refused(game, 1, "8C") == "not_your_turn"
@@ -142,6 +158,7 @@ def test_a_turned_up_jack_names_nothing() -> None:
     deck.remove("JC")
     deck.insert(10, "JC")  # the starter of a 2-player, 5-card deal
     game = REGISTRY["mau_mau"].new(2, {}, seed=0, dealer=1, deck=deck)
+    assert isinstance(game, MauMau)
     assert game.pile == ["JC"] and game.view(0)["suit"] == "C"
 
 
@@ -156,7 +173,7 @@ def test_draw_only_when_unable_then_play_the_drawn_card() -> None:
     game = rig(new_game(), [["TC", "8D"], ["7C", "AH"]], ["9S"], ["9C", "KD"])
     events = game.apply(0, "draw")
     assert events == [{"type": "draw", "seat": 0}]
-    assert game.hands[0] == ["TC", "8D", "9C"]
+    assert game.hands[0] == ["8D", "TC", "9C"]
     assert game.view(0)["phase"] == "drawn" and game.view(0)["drawn_card"] == "9C"
     assert game.view(1)["drawn_card"] is None
     assert game.legal_actions(0) == ["9C", "pass"]
@@ -172,14 +189,14 @@ def test_draw_then_pass_when_the_drawn_card_does_not_fit() -> None:
     assert refused(game, 0, "TC") == "must_play_drawn_card"
     assert refused(game, 0, "KD") == "must_match_suit_or_rank"
     assert game.apply(0, "pass") == [{"type": "pass", "seat": 0}]
-    assert game.to_move == 1 and game.hands[0] == ["TC", "8D", "KD"]
+    assert game.to_move == 1 and game.hands[0] == ["KD", "8D", "TC"]
 
 
 def test_the_drawn_card_may_be_kept_even_if_it_fits() -> None:
     game = rig(new_game(), [["TC", "8D"], ["7C", "AH"]], ["9S"], ["AS"])
     game.apply(0, "draw")
     game.apply(0, "pass")
-    assert game.hands[0] == ["TC", "8D", "AS"] and game.to_move == 1
+    assert game.hands[0] == ["AS", "8D", "TC"] and game.to_move == 1
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -202,7 +219,7 @@ def test_the_pile_is_reshuffled_when_the_stock_runs_out() -> None:
     events = game.apply(0, "draw")
     assert events == [{"type": "restock", "cards": 4}, {"type": "draw", "seat": 0}]
     assert game.pile == ["KS"]
-    assert sorted(game.stock + game.hands[0][2:]) == sorted(pile[:-1])
+    assert sorted([*game.stock, game.drawn or ""]) == sorted(pile[:-1])
     assert len(game.stock) == 3
     assert twin.apply(0, "draw") == events and twin == game  # deterministic
 
@@ -227,11 +244,11 @@ def test_seven_draws(players: int, after: int) -> None:
         {"type": "draw", "seat": 1, "penalty": True},
         {"type": "skip", "seat": 1},
     ]
-    assert game.hands[1] == ["TC", "AH", "AD"]
+    assert game.hands[1] == ["AH", "AD", "TC"]
     assert game.to_move == after
     plain = rig(new_game(players), hands, ["9S"], ["AD", "KC"])
     plain.apply(0, "7S")
-    assert plain.to_move == 1 and plain.hands[1] == ["TC", "AH"]
+    assert plain.to_move == 1 and plain.hands[1] == ["AH", "TC"]
 
 
 def test_a_seven_on_an_empty_stock_draws_from_the_reshuffled_pile() -> None:
@@ -242,7 +259,7 @@ def test_a_seven_on_an_empty_stock_draws_from_the_reshuffled_pile() -> None:
         {"type": "draw", "seat": 1, "penalty": True},
         {"type": "skip", "seat": 1},
     ]
-    assert game.hands[1] == ["TC", "9S"] and game.pile == ["7S"] and game.to_move == 2
+    assert game.hands[1] == ["9S", "TC"] and game.pile == ["7S"] and game.to_move == 2
 
 
 @pytest.mark.parametrize(("players", "after"), [(2, 0), (3, 2)])
@@ -281,7 +298,7 @@ def test_queen_restricted(players: int) -> None:
     assert game.view(1)["queen_lock"] is True
     plain = rig(new_game(players), hands, ["9S"], ["AD"])
     plain.apply(0, "QS")
-    assert plain.legal_actions(1) == ["9S", "QH", "KS"]
+    assert plain.legal_actions(1) == ["KS", "9S", "QH"]
 
 
 def test_queen_restricted_allows_any_jack_and_not_on_a_turned_up_queen() -> None:
@@ -325,7 +342,7 @@ def test_deal_end_scores_penalties_and_deals_again() -> None:
     assert events[0] == {"type": "play", "seat": 0, "card": "9H"}
     assert events[1] == {
         "type": "deal_end",
-        "hands": [[], ["AH", "KC", "TD"], ["2S", "QS"]],
+        "hands": [[], ["AH", "TD", "KC"], ["2S", "QS"]],
         "scores": [0, 25, 5],
         "match_scores": [0, 25, 5],
         "finisher": 0,
@@ -337,7 +354,7 @@ def test_deal_end_scores_penalties_and_deals_again() -> None:
         "finisher": 0,
         "penalties": [0, 25, 5],
         "doubled": False,
-        "hands": [[], ["AH", "KC", "TD"], ["2S", "QS"]],
+        "hands": [[], ["AH", "TD", "KC"], ["2S", "QS"]],
     }
 
 
@@ -397,12 +414,74 @@ def test_determinize_honours_what_a_seat_showed_it_lacks() -> None:
         assert not any(excluded(card, view["lacks"][1]) for card in sample.hands[1])
 
 
+def tight_position(phase: str) -> MauMau:
+    """Seat 1 showed it lacks ♥ ♦ ♣: its cards can only be the four unseen spades."""
+    game = new_game(3)
+    spades = ["TS", "9S", "8S", "7S"]
+    pile = ["JS", "7H", "9H"]
+    own = ["AS", "KS", "QS", "8H"]
+    rest = [c for c in make_deck(32) if c not in {*spades, *pile, *own}]
+    rig(game, [own, spades, rest[:4]], pile, rest[4:], turn=1)
+    game.lacks[1] = {"suits": "CDH", "ranks": "", "kings": ""}
+    if phase == "drawn":  # seat 1 has just drawn an unseen card: it may be anything
+        game.phase, game.drawn = "drawn", game.stock[0]
+        insert_sorted(game.hands[1], game.stock.pop(0))
+    return game
+
+
+def test_determinize_honours_tight_lacks_exactly() -> None:
+    view = tight_position("play").view(0)
+    for seed in range(20):
+        sample = MauMau.determinize(view, random.Random(seed))
+        assert sample.view(0) == view
+        assert sample.hands[1] == ["TS", "9S", "8S", "7S"]
+
+
+def test_determinize_exempts_only_the_card_just_drawn() -> None:
+    view = tight_position("drawn").view(0)
+    drawn_cards = set()
+    for seed in range(40):
+        sample = MauMau.determinize(view, random.Random(seed))
+        assert sample.view(0) == view
+        assert sample.drawn in sample.hands[1]
+        assert sorted(c for c in sample.hands[1] if c != sample.drawn) == ["7S", "8S", "9S", "TS"]
+        assert sample.hands[1] == sort_hand(sample.hands[1])
+        drawn_cards.add(sample.drawn)
+    assert len(drawn_cards) > 5  # the drawn card is sampled, not fixed
+
+
+def test_determinize_spreads_the_allowed_cards_evenly() -> None:
+    game = tight_position("play")
+    game.lacks[1] = {"suits": "H", "ranks": "", "kings": ""}
+    view = game.view(0)
+    rng = random.Random(3)
+    counts: dict[str, int] = {}
+    for _ in range(300):
+        for card in MauMau.determinize(view, rng).hands[1]:
+            counts[card] = counts.get(card, 0) + 1
+    unseen = set(make_deck(32)) - set(view["hand"]) - set(view["discard"])
+    allowed = {card for card in unseen if card[1] != "H"}
+    assert set(counts) == allowed  # never a heart, every other unseen card sometimes
+    mean = 300 * 4 / len(allowed)
+    assert all(0.6 * mean < n < 1.4 * mean for n in counts.values()), counts
+
+
+def test_drawn_cards_slot_into_the_sorted_hand() -> None:
+    game = rig(new_game(), [["KS", "8D"], ["7C", "AH"]], ["9C"], ["QH", "TS"])
+    game.apply(0, "draw")
+    game.apply(0, "pass")
+    assert game.hands[0] == ["KS", "QH", "8D"]
+    game.apply(1, "7C")
+    game.apply(0, "draw")
+    assert game.hands[0] == ["KS", "TS", "QH", "8D"]
+
+
 # ---------------------------------------------------------------- invariants
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    players=st.integers(2, 5),
+    players=st.integers(2, 7),
     seed=st.integers(0, 2**32),
     deck=st.sampled_from([32, 36, 52]),
     hand_size=st.sampled_from([5, 7]),
@@ -414,7 +493,7 @@ def test_random_play_conserves_cards_and_ends(
     names = ["jack_finish_doubles", "seven_draws", "eight_skips", "queen_restricted"]
     options: dict[str, Any] = dict(zip([*names, "draw_when_able"], flags, strict=True))
     options |= {"deck": deck, "hand_size": hand_size, "limit": 50}
-    if players * hand_size + 2 > deck:
+    if players * hand_size + 2 > deck or (deck == 32 and players > 5):
         with pytest.raises(BadOptions):
             REGISTRY["mau_mau"].new(players, options, seed=seed)
         return
@@ -435,3 +514,40 @@ def test_random_play_conserves_cards_and_ends(
     assert max(game.scores) >= 50
     lowest = min(game.scores)
     assert game.result["winners"] == [s for s in range(players) if game.scores[s] == lowest]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 60),
+    flags=st.lists(st.booleans(), min_size=3, max_size=3),
+)
+def test_lacks_are_true_and_samples_honour_them(
+    players: int, seed: int, steps: int, flags: list[bool]
+) -> None:
+    names = ["seven_draws", "queen_restricted", "draw_when_able"]
+    game = REGISTRY["mau_mau"].new(players, dict(zip(names, flags, strict=True)), seed=seed)
+    assert isinstance(game, MauMau)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = game.to_move
+        if seat is None:
+            break
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    if game.finished:
+        return
+
+    def bound(sample: MauMau, seat: int) -> list[str]:
+        """The cards of ``seat`` its lacks speak for (not a card just drawn)."""
+        drawn = sample.drawn if sample.phase == "drawn" and seat == sample.turn else None
+        return [card for card in sample.hands[seat] if card != drawn]
+
+    for seat in range(players):
+        assert not [c for c in bound(game, seat) if excluded(c, game.lacks[seat])]
+    viewer = rng.randrange(players)
+    view = game.view(viewer)
+    sample = MauMau.determinize(view, rng)
+    assert sample.view(viewer) == view
+    for seat in range(players):
+        assert not [c for c in bound(sample, seat) if excluded(c, view["lacks"][seat])]

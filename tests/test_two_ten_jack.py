@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, IllegalAction
+from games.cards import sort_hand
 from games.two_ten_jack import TwoTenJack, _drawn_in_time, _fits, _voids
 
 VALUES = {
@@ -72,9 +73,9 @@ def test_one_card_at_a_time_from_the_dealers_left() -> None:
     game = REGISTRY["two_ten_jack"].new(3, seed=1, dealer=1, deck=deck)
     assert isinstance(game, TwoTenJack)
     # seat 2 (dealer's left) gets the 1st, 4th, … card; seat 0 the 2nd, seat 1 the 3rd
-    assert game.hands[2] == deck[0:18:3]
-    assert game.hands[0] == deck[1:18:3]
-    assert game.hands[1] == deck[2:18:3]
+    assert game.hands[2] == sort_hand(deck[0:18:3], "H")
+    assert game.hands[0] == sort_hand(deck[1:18:3], "H")
+    assert game.hands[1] == sort_hand(deck[2:18:3], "H")
     assert game.stock == deck[18:]
     assert game.to_move == 2
 
@@ -119,6 +120,29 @@ def test_winner_draws_first_then_the_others_clockwise() -> None:
     assert [e["seat"] for e in events if e["type"] == "draw"] == [1, 2, 3, 0]
     assert game.hands == [["7D"], ["4D"], ["5D"], ["6D"]]
     assert game.to_move == 1
+
+
+def test_three_players_the_winner_draws_first_then_clockwise() -> None:
+    game = new_game(3)
+    rig(game, [["9C"], ["KC"], ["AC"]], 0, stock=["4D", "5D", "6D", "7D"])
+    events = play(game, (0, "9C"), (1, "KC"), (2, "AC"))
+    assert [e["seat"] for e in events if e["type"] == "draw"] == [2, 0, 1]
+    assert game.hands == [["5D"], ["6D"], ["4D"]] and game.stock == ["7D"]
+    assert game.to_move == 2
+
+
+def test_hands_sorted_trumps_first_and_drawn_cards_slot_in() -> None:
+    game = new_game()
+    rig(game, [["9C", "2D"], ["KC", "3D"]], 0, stock=["5H", "AS"])
+    events = play(game, (0, "9C"), (1, "KC"))
+    assert trick_winner(events) == 1
+    assert game.hands == [["AS", "2D"], ["5H", "3D"]]
+
+
+def test_lead_buttons_keep_hand_order_with_the_spade_ace_declared_in_place() -> None:
+    game = new_game()
+    rig(game, [["KH", "AS", "2S", "3C"], ["9S"]], 0)
+    assert game.legal_actions(0) == ["KH", "AS:spade", "AS:trump", "2S", "3C"]
 
 
 # ---------------------------------------------------------------- following and the A♠
