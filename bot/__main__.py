@@ -1,7 +1,59 @@
-"""Entry point: ``python -m bot``."""
+"""Entry point: ``python -m bot`` — read the settings, then poll Telegram."""
 
+from __future__ import annotations
+
+import logging
+import os
 import sys
 
+from telegram.error import InvalidToken, TelegramError
+
+from bot.config import ConfigError, load_settings
+
+
+def main() -> int:
+    """Run the bot; a bad setting is one line on stderr and exit code 2."""
+    try:
+        settings = load_settings(os.environ)
+    except ConfigError as error:
+        print(f"koloda: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("telegram.ext").addFilter(_no_bootstrap_traceback)
+
+    from bot.app import DatabaseUnavailable, run
+    from bot.computer import ComputerPlayer
+
+    computer = ComputerPlayer()
+    try:
+        run(settings, computer)
+    except InvalidToken:
+        print(
+            "koloda: Telegram rejected TELEGRAM_BOT_TOKEN; check it with @BotFather",
+            file=sys.stderr,
+        )
+        return 2
+    except DatabaseUnavailable as error:
+        print(f"koloda: {error}", file=sys.stderr)
+        return 2
+    except TelegramError as error:
+        print(f"koloda: cannot reach the Bot API at {settings.api_url}: {error}", file=sys.stderr)
+        return 1
+    finally:
+        computer.close()
+    return 0
+
+
+def _no_bootstrap_traceback(record: logging.LogRecord) -> bool:
+    """PTB logs a failed start-up with its traceback; ``main`` already says it in one line."""
+    if record.getMessage().startswith("Network Retry Loop (Bootstrap"):
+        record.exc_info, record.exc_text = None, None
+    return True
+
+
 if __name__ == "__main__":
-    print("koloda: the Telegram front end is not built yet; nothing to run.", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(main())

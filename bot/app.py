@@ -1,0 +1,146 @@
+"""Wiring: the Application, its handlers, the session manager and start-up work.
+
+``build_application`` is the only place where the bot is assembled; ``python
+-m bot`` and the tests both use it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Update,
+)
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from bot.config import Settings
+from bot.handlers import admin, buttons, lobby, play, score, start
+from bot.handlers.common import KEY, Koloda
+from bot.i18n import LANGUAGES, t
+from bot.present import Languages, Presenter
+from bot.sessions import Computer, SessionManager
+from bot.telegram_io import Pacing, TelegramIO
+
+log = logging.getLogger(__name__)
+
+# Opt in to PTB's time periods as timedelta (RetryAfter.retry_after and friends); without it
+# PTB 22 warns on every flood-control error.
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+COMMANDS = (
+    "new",
+    "join",
+    "leave",
+    "hand",
+    "table",
+    "score",
+    "stats",
+    "rules",
+    "settings",
+    "cancel",
+    "lang",
+    "help",
+)
+PRIVATE_COMMANDS = ("start", "new", "hand", "stats", "rules", "settings", "lang", "help")
+
+KolodaApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+class DatabaseUnavailable(Exception):
+    """The store at DATABASE_URL cannot be opened (start-up stops)."""
+
+
+def build_application(
+    settings: Settings,
+    computer: Computer,
+    *,
+    pacing: Pacing | None = None,
+    rate_limiter: AIORateLimiter | None = None,
+) -> KolodaApp:
+    """The configured Application; the manager opens in ``startup``."""
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .base_url(settings.base_url)
+        .base_file_url(settings.base_file_url)
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        .concurrent_updates(16)
+        .post_init(startup)
+        .post_shutdown(shutdown)
+    )
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    app.bot_data["computer"] = computer
+    app.bot_data["pacing"] = pacing or Pacing()
+    for module in (start, lobby, play, score, admin, buttons):
+        app.add_handlers(module.HANDLERS)
+    app.add_error_handler(admin.on_error)
+    return app
+
+
+async def startup(app: KolodaApp) -> None:
+    """Open the store, subscribe to it, register commands, re-render open tables."""
+    settings: Settings = app.bot_data["settings"]
+    try:
+        manager = await SessionManager.open(settings.database_url, app.bot_data["computer"])
+    except (ValueError, OSError, sqlite3.Error) as error:
+        raise DatabaseUnavailable(
+            f"cannot open DATABASE_URL {settings.database_url}: {error}"
+        ) from error
+    langs = Languages(manager)
+    io = TelegramIO(app.bot, manager, app.bot_data["pacing"])
+    presenter = Presenter(manager, io, langs)
+    presenter.username = app.bot.username
+    kol = Koloda(manager, io, presenter, langs)
+    io.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
+    app.bot_data[KEY] = kol
+    manager.subscribe(presenter.on_outcome)
+    await register_commands(app)
+    restored = await presenter.restore()
+    log.info("koloda is up as @%s; %d open tables re-rendered", app.bot.username, restored)
+
+
+async def shutdown(app: KolodaApp) -> None:
+    """Finish deliveries and close the store."""
+    kol = app.bot_data.get(KEY)
+    if isinstance(kol, Koloda):
+        await kol.io.flush()
+        await kol.io.close()
+        await kol.manager.close()
+
+
+def _commands(names: Sequence[str], lang: str) -> list[BotCommand]:
+    return [BotCommand(name, t(lang, f"cmd-{name}")) for name in names]
+
+
+async def register_commands(app: KolodaApp) -> None:
+    """setMyCommands per scope (private, groups) and language (default English, ru)."""
+    scopes = (
+        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+        (BotCommandScopeAllGroupChats(), COMMANDS),
+        (BotCommandScopeDefault(), COMMANDS),
+    )
+    try:
+        for scope, names in scopes:
+            for lang in LANGUAGES:
+                code = None if lang == "en" else lang
+                await app.bot.set_my_commands(
+                    _commands(names, lang), scope=scope, language_code=code
+                )
+    except TelegramError as error:
+        log.warning("could not register the command list: %s", error)
+
+
+def run(settings: Settings, computer: Computer) -> None:
+    """Start polling until interrupted."""
+    app = build_application(settings, computer)
+    app.run_polling(allowed_updates=Update.ALL_TYPES)

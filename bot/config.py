@@ -1,0 +1,61 @@
+"""Settings from the environment.
+
+``TELEGRAM_BOT_TOKEN`` (required), ``TELEGRAM_API_URL`` (the Bot API prefix the
+token is appended to; default ``https://api.telegram.org/bot``) and
+``DATABASE_URL`` (default ``sqlite:///koloda.sqlite3``). A missing or bad value
+raises :class:`ConfigError` with one line a person can act on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEFAULT_API_URL = "https://api.telegram.org/bot"
+DEFAULT_DATABASE_URL = "sqlite:///koloda.sqlite3"
+
+# "<bot id>:<secret>", as @BotFather hands it out.
+_TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot needs from its environment."""
+
+    token: str
+    api_url: str
+    database_url: str
+
+    @property
+    def base_url(self) -> str:
+        """Prefix for Bot API methods (PTB appends the token)."""
+        return self.api_url
+
+    @property
+    def base_file_url(self) -> str:
+        """Prefix for file downloads: ``…/bot`` becomes ``…/file/bot``."""
+        head, sep, tail = self.api_url.rpartition("/")
+        return f"{head}/file/{tail}" if sep else self.api_url
+
+
+def load_settings(env: Mapping[str, str]) -> Settings:
+    """Read and check the settings; raise :class:`ConfigError` on a bad one."""
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        raise ConfigError("TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather")
+    if not _TOKEN.match(token):
+        raise ConfigError("TELEGRAM_BOT_TOKEN does not look like a bot token (<digits>:<secret>)")
+    api_url = env.get("TELEGRAM_API_URL", "").strip() or DEFAULT_API_URL
+    if not re.match(r"^https?://[^/\s]+", api_url):
+        raise ConfigError(f"TELEGRAM_API_URL must be an http(s) URL, not {api_url!r}")
+    database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    if not database_url.startswith("sqlite:///") or database_url == "sqlite:///":
+        raise ConfigError(
+            f"DATABASE_URL must look like sqlite:///path/to/file.sqlite3, not {database_url!r}"
+        )
+    return Settings(token=token, api_url=api_url, database_url=database_url)

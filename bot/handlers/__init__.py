@@ -1,0 +1,1 @@
+"""Telegram update handlers, one module per concern; each exports ``HANDLERS``."""

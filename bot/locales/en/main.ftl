@@ -1,0 +1,326 @@
+## Games
+game-eleven = Eleven
+game-two_ten_jack = Two-Ten-Jack
+game-fifteen = Fifteen
+game-rummy = Rummy
+game-mau_mau = Mau-Mau
+game-oh_hell = Oh Hell
+game-king = King
+
+## Players and seats
+level-easy = easy
+level-normal = normal
+level-strong = strong
+computer-name = 🤖 Computer ({ $level })
+n-cards = { $n ->
+    [one] { $n } card
+   *[other] { $n } cards
+}
+n-tricks = { $n ->
+    [one] { $n } trick
+   *[other] { $n } tricks
+}
+n-chips = { $n ->
+    [one] { $n } chip
+   *[other] { $n } chips
+}
+n-points = { $n ->
+    [one] { $n } point
+   *[other] { $n } points
+}
+bid-of = bid { $n }
+deal-points = this deal { $points }
+score-of = score <b>{ $score }</b>
+
+## Table
+deal-number = deal { $n }
+contract-line = Contract: <b>{ $contract }</b>
+contract-no_tricks = No tricks
+contract-no_hearts = No hearts
+contract-no_queens = No queens
+contract-no_kings_jacks = No kings or jacks
+contract-no_king_of_hearts = No king of hearts
+contract-no_last_tricks = No last tricks
+contract-robber = Robber
+contract-trump = Trumps
+contract-lottery = Lottery
+trumps-line = Trumps: { $suit }
+trumps-turned = Trumps: { $suit } (turned up { $card })
+no-trumps = No trumps
+stock-line = Stock: { $n }
+stock-top = Stock: { $n }, next card { $card }
+discard-line = Discard pile: { $card }
+pot-line = Pot: { $n }
+meld-line = Meld { $n }: { $cards }
+known-line = { $name } holds { $cards }
+trick-line = On the table: { $plays }
+last-trick-line = Last trick: { $plays } → { $winner }
+turn-line = Turn: { $who } ({ $phase })
+phase-play = play a card
+phase-bid = bid
+phase-trump_choice = choose trumps
+phase-draw = draw
+phase-meld = meld or discard
+phase-discard = discard
+phase-suit_choice = name a suit
+phase-lottery = lottery
+phase-stand = draw or stand
+hand-line = Your hand: { $cards }
+drawn-line = Drawn: { $cards }
+your-move = <b>Your move.</b>
+wait-for = Waiting for { $who }.
+button-my-hand = 🃏 My hand
+button-private-hand = 💬 Hand in private chat
+
+## Actions
+action-draw = Draw
+action-take = Take from the pile
+action-pass = Pass
+action-stand = Stand
+action-bid = Bid { $n }
+action-trump = Trumps { $suit }
+action-suit = Ask for { $suit }
+action-card-as = { $card } as { $what }
+as-trump = trump
+as-spade = spade
+action-meld = Meld { $what }
+action-lay = Lay off { $what }
+action-discard = Discard { $what }
+action-done = Done
+
+## Lobby
+lobby-title = 🃏 <b>{ $game }</b> — a new table
+lobby-seats = Players ({ $n }/{ $max }):
+lobby-settings = Settings:
+lobby-hint = Press <b>Join</b> to sit down. The creator presses <b>Start</b> when everyone is in.
+lobby-hint-private = Invite a friend with a link, or play the computer.
+levels-title = Add a computer to { $game } — which level?
+settings-title = ⚙️ Settings of { $game }
+button-join = ✋ Join
+button-leave = 🚪 Leave
+button-add-computer = 🤖 Add computer
+button-settings = ⚙️ Settings
+button-start = ▶️ Start
+button-cancel = ✖️ Cancel
+button-back = ⬅️ Back
+button-invite = ✉️ Invite a friend
+button-vs-computer = 🤖 Play the computer
+button-open-private = 💬 Open a private chat with me
+value-yes = yes
+value-no = no
+value-last = last trick
+value-last_two = last two tricks
+value-seventh_and_last = 7th and last tricks
+value-trump = trump deals
+value-lottery = lottery
+value-per_player = one per player
+value-single = one
+value-one = one
+timer-off = off
+timer-60 = 1 min
+timer-300 = 5 min
+timer-86400 = 1 day
+option-timer = Turn timer
+option-target = Play to
+option-dealer_leads = Dealer leads
+option-stock_face_up = Stock face up
+option-chips = Chips each
+option-stake = Ante
+option-stand_on_any_card = Stand on any card
+option-elder_wins_ties = Non-dealer wins ties
+option-deals = Deals
+option-deck = Deck
+option-hand_size = Cards dealt
+option-draw_when_able = May draw when able to play
+option-limit = Penalty limit
+option-jack_finish_doubles = Ending on a jack doubles
+option-seven_draws = 7 makes the next draw
+option-eight_skips = 8 skips the next player
+option-queen_restricted = Queen: only its king or a jack
+option-hook = Hook (dealer may not make bids add up)
+option-king_forced = K♥ forced when void
+option-last_tricks = Last-trick deal
+option-swap_3_4 = Deal 4 before deal 3
+option-robber = Robber deal
+option-positive = Positive part
+option-lottery_rounds = Lotteries
+
+## Result
+result-title = 🏁 <b>{ $game }</b> — game over
+result-cancelled = ✖️ <b>{ $game }</b> — the game was cancelled
+result-winners = { $n ->
+    [one] Winner: { $names }
+   *[other] Winners: { $names }
+}
+result-tally = The result is added to this chat's score: /score
+button-again = 🔁 Play again
+button-score = 📊 Show score
+
+## Menus and commands
+menu-title = Which game shall we play?
+rules-players = players: { $n }
+tally-title = 📊 Score in this chat
+tally-title-game = 📊 Score in this chat: { $game }
+stats-title = 📊 Your games
+tally-empty = No finished games yet.
+tally-row = { $place }. { $who } — { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+} of { $played } · { $points }
+welcome =
+    👋 Hi! I'm <b>Koloda</b> — I host classic card games: Eleven, Two-Ten-Jack, Fifteen, Rummy, Mau-Mau, Oh Hell and King.
+
+    In a group: /new starts a table. Here: /new starts a duel with a friend or with me.
+    /rules tells the rules, /help lists the commands.
+help =
+    <b>Commands</b>
+    /new [game] — start a table (a game menu without a name)
+    /join — sit at this chat's table
+    /leave — leave the table (a computer takes your seat during play)
+    /hand — show your hand
+    /table — post the table message again
+    /score [game] — this chat's score
+    /stats — your own games
+    /rules [game] — the rules
+    /settings — table settings and language
+    /lang — language
+    /cancel — cancel this chat's table (creator or admin)
+lang-menu = Choose a language:
+lang-set = Language: English.
+joined-private = ✅ You sit at the { $game } table. Your hand will appear here.
+duel-ready = ✅ { $name } joined — the duel begins!
+invite-text = Forward this link to a friend — it works once, for one day:
+    { $link }
+no-open-game = There is no table in this chat. Start one with /new.
+no-game-of-yours = You do not sit at any table right now.
+unknown-game = I don't know that game. Games: { $games }
+hand-in-private = Your hand is in our private chat.
+table-reposted = The table message was posted again.
+settings-lang = Language: { $language }. Change it with /lang.
+cancelled = The table was cancelled.
+left = You left the table.
+error-generic = Sorry, something went wrong. Please try again.
+bad-button = This button is not valid any more.
+private-only = Use this in a private chat with me.
+group-only = Use this in a group.
+need-private = Open a private chat with me first, then press the button again.
+bot-removed = The bot was removed from the chat.
+
+## Command descriptions (setMyCommands)
+cmd-new = Start a table
+cmd-join = Join this chat's table
+cmd-leave = Leave the table
+cmd-hand = Show my hand
+cmd-table = Post the table again
+cmd-score = This chat's score
+cmd-stats = My games
+cmd-rules = Rules of a game
+cmd-settings = Settings
+cmd-cancel = Cancel the table
+cmd-lang = Language
+cmd-help = Help
+cmd-start = Start
+
+## Refusals (pop-ups)
+refusal-no_session = This game does not exist any more.
+refusal-not_running = The game is not running.
+refusal-not_in_lobby = The game has already started.
+refusal-not_a_player = You are not playing at this table.
+refusal-stale = That button is out of date — look at the new message.
+refusal-not_your_turn = It is not your turn.
+refusal-illegal = That move is not allowed.
+refusal-chat_busy = This chat already has a table.
+refusal-already_seated = You already sit at this table.
+refusal-table_full = The table is full.
+refusal-too_few_players = Not enough players yet.
+refusal-not_creator = Only the creator of the table can do that.
+refusal-bad_option = That setting is not allowed here.
+refusal-bad_level = Unknown computer level.
+refusal-unknown_game = Unknown game.
+refusal-invite_invalid = This invitation is not valid.
+refusal-invite_expired = This invitation has expired.
+refusal-invite_own = That is your own invitation — send it to a friend.
+
+## Illegal moves (pop-ups)
+illegal-illegal = That move is not allowed now.
+illegal-finished = The game is over.
+illegal-not_your_turn = It is not your turn.
+illegal-bad_seat = You are not at this table.
+illegal-unknown_action = Unknown move.
+illegal-must_follow_suit = You must follow suit.
+illegal-must_trump = You must play a trump.
+illegal-hearts_lead_banned = You may not lead hearts while you hold another suit.
+illegal-must_play_king = You must play the K♥.
+illegal-must_draw = Draw a card first.
+illegal-must_discard = Discard a card to end your turn.
+illegal-cannot_discard_taken = You may not discard the card you just took.
+illegal-cannot_draw_when_able = You may not draw while you can play.
+illegal-must_open_eight = Open with an 8.
+illegal-hook = The dealer may not make the bids add up to the number of cards.
+illegal-bad_meld = That is not a meld.
+illegal-must_play = You can play, so you must.
+
+## Rules summaries
+rules-eleven =
+    Two players, 32 cards, no trumps. Figures are A, K, Q, J and 10.
+    6 cards each; while the stock lasts any card may be played and the higher card of the suit led wins; both draw after a trick. With the stock empty you must follow suit.
+    After 16 tricks, 11+ figures score: 11–13 → 1, 14–15 → 2, 16–17 → 3, 18–19 → 4, 20 → 5. A 10–10 draw doubles the next deal.
+rules-two_ten_jack =
+    2–4 players, 52 cards (3♣ out with 3). Hearts are trumps and A♠ is the top trump.
+    Follow suit, else trump, else anything. The stock is face up; after each trick everybody draws.
+    2♥ 10♥ J♥ +10, A♥ K♥ Q♥ +5, A♦ K♦ Q♦ J♦ +1, 2♠ 10♠ J♠ −10, A♠ K♠ Q♠ −5.
+rules-fifteen =
+    Two players; A = 1, pictures 10. Both ante into the pot.
+    Draw cards one at a time and stand when you like; over 15 is bust. The total nearer 15 takes the pot; a tie or two busts leave it for the next deal.
+rules-rummy =
+    2–6 players, 52 cards, A low. Draw from the stock or take the top discard, meld sets (3–4 of a rank) and runs (3+ in a suit), lay off onto melds, then discard.
+    Going out scores every opponent's remaining cards (pictures 10, A 1); going out in one turn scores double.
+rules-mau_mau =
+    2–5 players. Play a card of the same suit or rank as the top of the pile; jacks are wild and name the next suit. Can't play — draw one.
+    The first out ends the deal; the others score penalties for their cards (A 11, K 4, Q 3, J 2, others pip). Lowest total wins.
+rules-oh_hell =
+    2–7 players, 52 cards. Deal 1 gives one card each, deal 2 two, and so on; the turned-up card names trumps, the last deal is no-trump.
+    Bid exactly how many tricks you will take; follow suit. Made your bid: bid + 10; missed: 0.
+rules-king =
+    4 players (or 3). Six negative deals: no tricks, no hearts, no queens, no kings or jacks, no K♥, no last tricks — each card or trick taken costs points. Then the positive part: trump deals (+25 a trick) or the lottery.
+    Follow suit; hearts may not be led while you hold another suit where noted. The totals sum to zero; highest wins.
+
+## Game-specific
+deal-of = deal { $n } of { $total }
+multiplier-line = This deal counts ×{ $n }
+suit-line = Suit to follow: { $suit }
+total-line = Your total: { $n }
+penalty-left-line = Penalties still to take: { $n }
+action-jack = { $card } → { $suit }
+action-set = Set { $what }
+action-run = Run { $what }
+action-lay-on = { $card } → meld { $n }
+refusal-not_finished = The game is not over yet.
+illegal-not_in_hand = You do not hold that card.
+illegal-must_declare = Say whether the A♠ is led as a spade or as a trump.
+illegal-already_drew = You have already drawn.
+illegal-discard_empty = The discard pile is empty.
+illegal-no_such_meld = There is no such meld.
+illegal-does_not_fit = That card does not fit the meld.
+illegal-discard_just_taken = You may not discard the card you just took.
+illegal-taken_card_stranded = Then you could not discard — keep another card.
+illegal-must_bid = Bid first.
+illegal-bidding_over = The bidding is over.
+illegal-bid_out_of_range = That bid is out of range.
+illegal-must_play_king_of_hearts = You must play the K♥.
+illegal-must_name_trumps = Name the trumps first.
+illegal-not_playable = That card fits no row.
+illegal-must_match_suit_or_rank = Play a card of the same suit or rank.
+illegal-must_play_drawn_card = Only the card you just drew may be played now.
+illegal-no_suit_to_name = A jack that is your last card names no suit.
+illegal-must_name_suit = Name the suit with your jack.
+illegal-queen_restricted = On a queen only the king of its suit or a jack.
+illegal-turn_over = Your turn is over: stand.
+illegal-nothing_to_draw = There is nothing left to draw.
+dealer-mark = (dealer)
+showdown-won = Showdown: { $hands } → { $winner } takes { $n }
+showdown-carried = Showdown: { $hands } → the pot stays
+last-deal-void = Last deal: void, nobody scored
+last-deal-out = Last deal: { $winner } went out; cards left: { $penalties }
+last-deal-rummy = Last deal: { $winner } went rummy in one turn (double); cards left: { $penalties }
+timer-line = ⏰ { $timer } per move

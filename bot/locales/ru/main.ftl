@@ -1,0 +1,331 @@
+## Игры
+game-eleven = Одиннадцать
+game-two_ten_jack = Двойка — десятка — валет
+game-fifteen = Пятнадцать
+game-rummy = Рамми
+game-mau_mau = Мау-мау
+game-oh_hell = Пекло
+game-king = Кинг
+
+## Игроки и места
+level-easy = лёгкий
+level-normal = средний
+level-strong = сильный
+computer-name = 🤖 Компьютер ({ $level })
+n-cards = { $n ->
+    [one] { $n } карта
+    [few] { $n } карты
+   *[many] { $n } карт
+}
+n-tricks = { $n ->
+    [one] { $n } взятка
+    [few] { $n } взятки
+   *[many] { $n } взяток
+}
+n-chips = { $n ->
+    [one] { $n } фишка
+    [few] { $n } фишки
+   *[many] { $n } фишек
+}
+n-points = { $n ->
+    [one] { $n } очко
+    [few] { $n } очка
+   *[many] { $n } очков
+}
+bid-of = заказ { $n }
+deal-points = в сдаче { $points }
+score-of = счёт <b>{ $score }</b>
+
+## Стол
+deal-number = сдача { $n }
+contract-line = Игра: <b>{ $contract }</b>
+contract-no_tricks = Не брать взяток
+contract-no_hearts = Не брать червей
+contract-no_queens = Не брать дам
+contract-no_kings_jacks = Не брать королей и валетов
+contract-no_king_of_hearts = Не брать червонного короля
+contract-no_last_tricks = Не брать последних взяток
+contract-robber = Разбойник
+contract-trump = Козыри
+contract-lottery = Лотерея
+trumps-line = Козыри: { $suit }
+trumps-turned = Козыри: { $suit } (открыта { $card })
+no-trumps = Без козырей
+stock-line = Колода: { $n }
+stock-top = Колода: { $n }, сверху { $card }
+discard-line = Сброс: { $card }
+pot-line = Банк: { $n }
+meld-line = Комбинация { $n }: { $cards }
+known-line = У игрока { $name }: { $cards }
+trick-line = На столе: { $plays }
+last-trick-line = Прошлая взятка: { $plays } → { $winner }
+turn-line = Ход: { $who } ({ $phase })
+phase-play = ход картой
+phase-bid = заказ
+phase-trump_choice = выбор козыря
+phase-draw = взять карту
+phase-meld = выложить или сбросить
+phase-discard = сброс
+phase-suit_choice = назвать масть
+phase-lottery = лотерея
+phase-stand = взять или хватит
+hand-line = Ваши карты: { $cards }
+drawn-line = Прикуплено: { $cards }
+your-move = <b>Ваш ход.</b>
+wait-for = Ждём: { $who }.
+button-my-hand = 🃏 Мои карты
+button-private-hand = 💬 Карты в личке
+
+## Действия
+action-draw = Взять
+action-take = Взять из сброса
+action-pass = Пас
+action-stand = Хватит
+action-bid = Заказ { $n }
+action-trump = Козыри { $suit }
+action-suit = Заказать { $suit }
+action-card-as = { $card } как { $what }
+as-trump = козырь
+as-spade = пика
+action-meld = Выложить { $what }
+action-lay = Подложить { $what }
+action-discard = Сбросить { $what }
+action-done = Готово
+
+## Лобби
+lobby-title = 🃏 <b>{ $game }</b> — новый стол
+lobby-seats = Игроки ({ $n }/{ $max }):
+lobby-settings = Настройки:
+lobby-hint = Нажмите <b>Сесть</b>, чтобы играть. Создатель стола нажимает <b>Начать</b>, когда все в сборе.
+lobby-hint-private = Пригласите друга ссылкой или сыграйте с компьютером.
+levels-title = Добавить компьютер в { $game } — какой уровень?
+settings-title = ⚙️ Настройки: { $game }
+button-join = ✋ Сесть
+button-leave = 🚪 Встать
+button-add-computer = 🤖 Добавить компьютер
+button-settings = ⚙️ Настройки
+button-start = ▶️ Начать
+button-cancel = ✖️ Отменить
+button-back = ⬅️ Назад
+button-invite = ✉️ Пригласить друга
+button-vs-computer = 🤖 Играть с компьютером
+button-open-private = 💬 Открыть личный чат со мной
+value-yes = да
+value-no = нет
+value-last = последняя взятка
+value-last_two = две последние взятки
+value-seventh_and_last = седьмая и последняя
+value-trump = козырные сдачи
+value-lottery = лотерея
+value-per_player = по одной на игрока
+value-single = одна
+value-one = одна
+timer-off = нет
+timer-60 = 1 мин
+timer-300 = 5 мин
+timer-86400 = 1 день
+option-timer = Время на ход
+option-target = Игра до
+option-dealer_leads = Первым ходит сдающий
+option-stock_face_up = Колода открыта
+option-chips = Фишек у каждого
+option-stake = Ставка
+option-stand_on_any_card = Можно остановиться на любой карте
+option-elder_wins_ties = Ничья в пользу старшего
+option-deals = Сдач
+option-deck = Колода
+option-hand_size = Карт на руки
+option-draw_when_able = Можно брать, имея ход
+option-limit = Предел штрафа
+option-jack_finish_doubles = Конец на валете удваивает
+option-seven_draws = Семёрка — следующий берёт
+option-eight_skips = Восьмёрка — пропуск хода
+option-queen_restricted = На даму — только её король или валет
+option-hook = Крюк (сдающий не может уравнять заказы)
+option-king_forced = Червонный король обязателен
+option-last_tricks = Последние взятки
+option-swap_3_4 = 4-я сдача перед 3-й
+option-robber = Разбойник
+option-positive = Положительная часть
+option-lottery_rounds = Лотереи
+
+## Итог
+result-title = 🏁 <b>{ $game }</b> — игра окончена
+result-cancelled = ✖️ <b>{ $game }</b> — игра отменена
+result-winners = { $n ->
+    [one] Победитель: { $names }
+   *[other] Победители: { $names }
+}
+result-tally = Результат добавлен в счёт этого чата: /score
+button-again = 🔁 Ещё раз
+button-score = 📊 Счёт
+
+## Меню и команды
+menu-title = Во что играем?
+rules-players = игроков: { $n }
+tally-title = 📊 Счёт этого чата
+tally-title-game = 📊 Счёт этого чата: { $game }
+stats-title = 📊 Ваши игры
+tally-empty = Законченных игр пока нет.
+tally-row = { $place }. { $who } — { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+   *[many] { $wins } побед
+} из { $played } · { $points }
+welcome =
+    👋 Привет! Я <b>Колода</b> — играю в классические карточные игры: Одиннадцать, Двойка — десятка — валет, Пятнадцать, Рамми, Мау-мау, Пекло и Кинг.
+
+    В группе: /new открывает стол. Здесь: /new — партия вдвоём с другом или со мной.
+    /rules — правила, /help — список команд.
+help =
+    <b>Команды</b>
+    /new [игра] — открыть стол (без названия — меню игр)
+    /join — сесть за стол этого чата
+    /leave — встать из-за стола (в игре вас заменит компьютер)
+    /hand — показать ваши карты
+    /table — показать стол заново
+    /score [игра] — счёт этого чата
+    /stats — ваши игры
+    /rules [игра] — правила
+    /settings — настройки стола и язык
+    /lang — язык
+    /cancel — отменить стол (создатель или админ)
+lang-menu = Выберите язык:
+lang-set = Язык: русский.
+joined-private = ✅ Вы за столом «{ $game }». Ваши карты появятся здесь.
+duel-ready = ✅ { $name } принял приглашение — играем!
+invite-text = Перешлите эту ссылку другу — она одноразовая и действует сутки:
+    { $link }
+no-open-game = В этом чате нет стола. Откройте его командой /new.
+no-game-of-yours = Вы сейчас не сидите ни за одним столом.
+unknown-game = Такой игры я не знаю. Игры: { $games }
+hand-in-private = Ваши карты — в нашем личном чате.
+table-reposted = Стол показан заново.
+settings-lang = Язык: { $language }. Сменить: /lang.
+cancelled = Стол отменён.
+left = Вы встали из-за стола.
+error-generic = Извините, что-то пошло не так. Попробуйте ещё раз.
+bad-button = Эта кнопка больше не действует.
+private-only = Это работает в личном чате со мной.
+group-only = Это работает в группе.
+need-private = Сначала откройте личный чат со мной, затем нажмите кнопку снова.
+bot-removed = Бота удалили из чата.
+
+## Описания команд (setMyCommands)
+cmd-new = Открыть стол
+cmd-join = Сесть за стол
+cmd-leave = Встать из-за стола
+cmd-hand = Мои карты
+cmd-table = Показать стол заново
+cmd-score = Счёт чата
+cmd-stats = Мои игры
+cmd-rules = Правила игры
+cmd-settings = Настройки
+cmd-cancel = Отменить стол
+cmd-lang = Язык
+cmd-help = Помощь
+cmd-start = Начать
+
+## Отказы (всплывающие)
+refusal-no_session = Этой игры больше нет.
+refusal-not_running = Игра не идёт.
+refusal-not_in_lobby = Игра уже началась.
+refusal-not_a_player = Вы не играете за этим столом.
+refusal-stale = Кнопка устарела — смотрите новое сообщение.
+refusal-not_your_turn = Сейчас не ваш ход.
+refusal-illegal = Так ходить нельзя.
+refusal-chat_busy = В этом чате уже есть стол.
+refusal-already_seated = Вы уже за этим столом.
+refusal-table_full = Стол заполнен.
+refusal-too_few_players = Пока мало игроков.
+refusal-not_creator = Это может только создатель стола.
+refusal-bad_option = Такая настройка здесь недопустима.
+refusal-bad_level = Неизвестный уровень компьютера.
+refusal-unknown_game = Неизвестная игра.
+refusal-invite_invalid = Приглашение недействительно.
+refusal-invite_expired = Срок приглашения истёк.
+refusal-invite_own = Это ваше собственное приглашение — отправьте его другу.
+
+## Недопустимые ходы (всплывающие)
+illegal-illegal = Сейчас так ходить нельзя.
+illegal-finished = Игра окончена.
+illegal-not_your_turn = Сейчас не ваш ход.
+illegal-bad_seat = Вы не за этим столом.
+illegal-unknown_action = Неизвестный ход.
+illegal-must_follow_suit = Нужно ходить в масть.
+illegal-must_trump = Нужно бить козырем.
+illegal-hearts_lead_banned = Нельзя ходить с червей, пока есть другие масти.
+illegal-must_play_king = Нужно сыграть червонного короля.
+illegal-must_draw = Сначала возьмите карту.
+illegal-must_discard = Сбросьте карту, чтобы закончить ход.
+illegal-cannot_discard_taken = Нельзя сбросить только что взятую карту.
+illegal-cannot_draw_when_able = Нельзя брать карту, когда есть ход.
+illegal-must_open_eight = Начните с восьмёрки.
+illegal-hook = Сдающий не может заказать так, чтобы сумма заказов равнялась числу карт.
+illegal-bad_meld = Это не комбинация.
+illegal-must_play = У вас есть ход — нужно ходить.
+
+## Правила кратко
+rules-eleven =
+    Двое, 32 карты, без козырей. Фигуры — тузы, короли, дамы, валеты и десятки.
+    По 6 карт; пока есть колода, можно ходить любой картой, взятку берёт старшая карта масти хода; после взятки оба добирают. Когда колода кончилась — ходить в масть.
+    После 16 взяток очки получает набравший 11+ фигур: 11–13 → 1, 14–15 → 2, 16–17 → 3, 18–19 → 4, 20 → 5. Ничья 10–10 удваивает следующую сдачу.
+rules-two_ten_jack =
+    2–4 игрока, 52 карты (втроём без 3♣). Черви — козыри, туз пик — старший козырь.
+    Ходить в масть, иначе козырем, иначе любой картой. Колода открыта; после взятки добирают все.
+    2♥ 10♥ В♥ +10, Т♥ К♥ Д♥ +5, Т♦ К♦ Д♦ В♦ +1, 2♠ 10♠ В♠ −10, Т♠ К♠ Д♠ −5.
+rules-fifteen =
+    Двое; туз = 1, картинки по 10. Оба ставят в банк.
+    Берите карты по одной и остановитесь, когда хотите; больше 15 — перебор. Банк берёт сумма ближе к 15; при равенстве или двух переборах банк остаётся на следующую сдачу.
+rules-rummy =
+    2–6 игроков, 52 карты, туз младший. Возьмите карту из колоды или верхнюю из сброса, выкладывайте комбинации (3–4 одного достоинства) и последовательности (3+ одной масти), подкладывайте к ним, затем сбросьте карту.
+    Кончивший получает сумму карт соперников (картинки 10, туз 1); «скатерть» — всё за один ход — вдвое.
+rules-mau_mau =
+    2–5 игроков. Кладите карту той же масти или того же достоинства, что и верхняя в сбросе; валет кладётся на всё и заказывает масть. Нечем ходить — возьмите карту.
+    Первый избавившийся от карт заканчивает сдачу; остальные получают штраф за карты на руках (Т 11, К 4, Д 3, В 2, прочие по номиналу). Побеждает наименьшая сумма.
+rules-oh_hell =
+    2–7 игроков, 52 карты. В первой сдаче по одной карте, во второй по две и так далее; открытая карта задаёт козырь, последняя сдача — без козырей.
+    Закажите точное число взяток; ходить в масть. Выполнили заказ — заказ + 10, нет — 0.
+rules-king =
+    Четверо (или трое). Шесть отрицательных сдач: не брать взяток, червей, дам, королей и валетов, червонного короля, последних взяток — каждая взятая карта или взятка стоит штрафа. Затем положительная часть: козырные сдачи (+25 за взятку) или лотерея.
+    Ходить в масть; в некоторых сдачах нельзя ходить с червей, пока есть другие масти. Сумма счетов равна нулю; побеждает наибольший.
+
+## Game-specific
+deal-of = сдача { $n } из { $total }
+multiplier-line = Эта сдача идёт ×{ $n }
+suit-line = Масть: { $suit }
+total-line = Ваша сумма: { $n }
+penalty-left-line = Ещё штрафа в сдаче: { $n }
+action-jack = { $card } → { $suit }
+action-set = Набор { $what }
+action-run = Ряд { $what }
+action-lay-on = { $card } → к { $n }
+refusal-not_finished = Игра ещё не окончена.
+illegal-not_in_hand = У вас нет этой карты.
+illegal-must_declare = Скажите, как ходите тузом пик: пикой или козырем.
+illegal-already_drew = Вы уже взяли карту.
+illegal-discard_empty = Сброс пуст.
+illegal-no_such_meld = Такой комбинации нет.
+illegal-does_not_fit = Эта карта не подходит к комбинации.
+illegal-discard_just_taken = Нельзя сбросить только что взятую карту.
+illegal-taken_card_stranded = Тогда нечего будет сбросить — оставьте другую карту.
+illegal-must_bid = Сначала заказ.
+illegal-bidding_over = Заказы уже сделаны.
+illegal-bid_out_of_range = Такой заказ невозможен.
+illegal-must_play_king_of_hearts = Нужно сыграть червонного короля.
+illegal-must_name_trumps = Сначала назовите козыри.
+illegal-not_playable = Эта карта не подходит ни к одному ряду.
+illegal-must_match_suit_or_rank = Нужна карта той же масти или того же достоинства.
+illegal-must_play_drawn_card = Сейчас можно сыграть только взятую карту.
+illegal-no_suit_to_name = Последний валет масть не заказывает.
+illegal-must_name_suit = Закажите масть вашим валетом.
+illegal-queen_restricted = На даму — только король её масти или валет.
+illegal-turn_over = Ваш ход окончен: хватит.
+illegal-nothing_to_draw = Брать больше нечего.
+dealer-mark = (сдаёт)
+showdown-won = Вскрытие: { $hands } → банк берёт { $winner } ({ $n })
+showdown-carried = Вскрытие: { $hands } → банк остаётся
+last-deal-void = Прошлая сдача не состоялась, очков нет
+last-deal-out = Прошлая сдача: вышел { $winner }; осталось на руках: { $penalties }
+last-deal-rummy = Прошлая сдача: «скатерть» у игрока { $winner } (вдвойне); осталось на руках: { $penalties }
+timer-line = ⏰ { $timer } на ход

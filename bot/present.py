@@ -1,0 +1,198 @@
+"""From a session to every message that shows it.
+
+:class:`Presenter` decides which screens a session needs — the group table
+(lobby, play, result), each human's private hand message, ephemeral hands — and
+hands them to :class:`~bot.telegram_io.TelegramIO`. It is also the manager's
+subscriber, so computer moves and timeouts re-render like human moves do.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.i18n import DEFAULT_LANGUAGE, language_from_code
+from bot.render.common import Screen, screen
+from bot.render.lobby import render_lobby
+from bot.render.result import render_result
+from bot.render.table import render_hand, render_table
+from bot.sessions import Outcome, Session, SessionManager
+from bot.telegram_io import TelegramIO
+from games import REGISTRY
+
+log = logging.getLogger(__name__)
+
+TABLE = "table"
+
+
+def hand_purpose(seat: int) -> str:
+    """The message purpose of a seat's private hand message."""
+    return f"hand:{seat}"
+
+
+class Languages:
+    """Who reads in which language: per user in private chats, per chat in groups."""
+
+    def __init__(self, manager: SessionManager) -> None:
+        self.manager = manager
+
+    async def of_user(self, user_id: int, code: str | None = None) -> str:
+        """The user's language: stored, else from their Telegram ``language_code``."""
+        stored = await self.manager.language("user", user_id)
+        if stored is None and code is not None:
+            stored = language_from_code(code)
+            await self.manager.set_language("user", user_id, stored)
+        return stored or DEFAULT_LANGUAGE
+
+    async def of_chat(self, chat_id: int, code: str | None = None) -> str:
+        """A chat's language (a private chat's is its user's)."""
+        if chat_id > 0:
+            return await self.of_user(chat_id, code)
+        stored = await self.manager.language("chat", chat_id)
+        if stored is None and code is not None:
+            stored = language_from_code(code)
+            await self.manager.set_language("chat", chat_id, stored)
+        return stored or DEFAULT_LANGUAGE
+
+
+class Presenter:
+    """Renders sessions into their messages."""
+
+    def __init__(self, manager: SessionManager, io: TelegramIO, langs: Languages) -> None:
+        self.manager = manager
+        self.io = io
+        self.langs = langs
+        self.username = ""
+
+    def link(self, payload: str) -> str:
+        """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
+        return f"https://t.me/{self.username}?start={payload}"
+
+    async def on_outcome(self, outcome: Outcome) -> None:
+        """Manager subscriber: re-render after computer moves and timeouts."""
+        await self.refresh(outcome.session)
+
+    async def refresh_players(self, session: Session) -> None:
+        """Update only the players' own messages (the group is gone)."""
+        await self.refresh(session, with_table=False)
+
+    async def refresh(
+        self, session: Session, *, repost_table: bool = False, with_table: bool = True
+    ) -> None:
+        """Bring every message of ``session`` up to date."""
+        if with_table and session.kind == "group" and session.chat_id is not None:
+            lang = await self.langs.of_chat(session.chat_id)
+            self.io.show(
+                session.id,
+                TABLE,
+                session.chat_id,
+                self.table_screen(session, lang),
+                session.version,
+                repost=repost_table,
+            )
+        for seat, player in enumerate(session.seats):
+            if player.user_id is None:
+                continue
+            if session.kind == "group" and session.status == "lobby":
+                continue
+            lang = await self.langs.of_user(player.user_id)
+            if await self.manager.reachable(player.user_id):
+                self.io.show(
+                    session.id,
+                    hand_purpose(seat),
+                    player.user_id,
+                    self.private_screen(session, seat, lang),
+                    session.version,
+                    # a group table that ends only updates hand messages already there
+                    edit_only=session.kind == "group" and session.status != "running",
+                )
+            ephemeral = self.io.has_ephemeral(session.id, seat)
+            if ephemeral is not None:
+                chat_id, user_id, message_id = ephemeral
+                self.io.show_ephemeral(
+                    session.id,
+                    seat,
+                    chat_id,
+                    user_id,
+                    message_id,
+                    self.hand_screen(session, seat, lang, False),
+                    session.version,
+                )
+
+    def table_screen(self, session: Session, lang: str) -> Screen:
+        """The group message: lobby, table or result."""
+        if session.status == "lobby":
+            return self.lobby_screen(session, lang)
+        if session.status == "running" and session.game is not None:
+            return render_table(
+                session.id,
+                session.view(None),
+                session.seats,
+                lang,
+                self.link(f"h{session.id}") if self.username else None,
+                session.timer,
+            )
+        return self.result_screen(session, lang)
+
+    def lobby_screen(self, session: Session, lang: str) -> Screen:
+        """The lobby of ``session``."""
+        game = REGISTRY[session.game_id]
+        return render_lobby(
+            session.id,
+            session.game_id,
+            session.kind,
+            session.seats,
+            game.max_players if session.kind == "group" else game.min_players,
+            game.options_schema,
+            session.options,
+            session.timer,
+            lang,
+        )
+
+    def result_screen(self, session: Session, lang: str) -> Screen:
+        """The end of the match (or its cancellation)."""
+        scores = list(session.game.scores) if session.game is not None else []
+        result: dict[str, Any] = session.result or {"scores": scores, "winners": []}
+        return render_result(
+            session.id,
+            session.game_id,
+            result,
+            session.seats,
+            lang,
+            cancelled=session.status == "cancelled",
+        )
+
+    def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
+        """A seat's hand with its move buttons."""
+        assert session.game is not None
+        return render_hand(
+            session.id,
+            session.version,
+            session.view(seat),
+            session.seats,
+            lang,
+            with_table=with_table,
+        )
+
+    def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
+        """What a player's private chat shows for the session."""
+        if session.status == "lobby":
+            return self.lobby_screen(session, lang)
+        if session.status == "running" and session.game is not None:
+            return self.hand_screen(session, seat, lang, with_table=True)
+        return self.result_screen(session, lang)
+
+    async def restore(self) -> int:
+        """After a restart: re-render every active session (edits, not new posts)."""
+        sessions = await self.manager.active_sessions()
+        for session in sessions:
+            try:
+                await self.refresh(session)
+            except Exception:
+                log.exception("could not re-render session %s", session.id)
+        return len(sessions)
+
+
+def notice(text: str) -> Screen:
+    """A plain text screen."""
+    return screen(text)

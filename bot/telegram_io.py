@@ -1,0 +1,346 @@
+"""Sending and editing Telegram messages: coalesced, paced, and error-tolerant.
+
+Every message that shows a session lives in a *slot* keyed by (session,
+purpose). :meth:`TelegramIO.show` only records the latest screen for a slot;
+one worker per slot delivers it, so a burst of renders (computer moves) turns
+into one edit of the newest picture, and an edit whose text and buttons equal
+the last delivered ones is skipped. Telegram facts handled here:
+
+- "message is not modified" is success;
+- "message to edit not found" (deleted) → post it again and remember the new id;
+- 403 from a private chat → the user is marked unreachable (the table then
+  shows a deep-link button); 403 from a group → the bot was removed, the
+  chat's games end;
+- 429 → wait ``retry_after`` and try again (the AIORateLimiter retries first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Bot, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from bot.render.common import Screen
+from bot.sessions import SessionManager
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """How many deliveries one chat may get per window (Telegram's flood limits).
+
+    Groups allow about 20 sends+edits a minute, private chats about one a
+    second (short bursts are fine). ``None`` leaves a kind of chat unpaced here
+    (the AIORateLimiter still applies its own group limit).
+    """
+
+    group: tuple[int, float] | None = (20, 60.0)
+    private: tuple[int, float] | None = (3, 3.0)
+
+
+@dataclass
+class _Slot:
+    session_id: int
+    purpose: str
+    chat_id: int
+    ephemeral_for: int | None = None
+    message_id: int | None = None
+    loaded: bool = False
+    pending: Screen | None = None
+    pending_version: int = -1
+    delivered: tuple[Any, ...] | None = None
+    worker: asyncio.Task[None] | None = None
+    repost: bool = False
+    edit_only: bool = False
+
+
+ChatGone = Callable[[int], Awaitable[None]]
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+def _gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return "message to edit not found" in text or "message can't be edited" in text
+
+
+class TelegramIO:
+    """The only place that sends or edits messages that show sessions."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        manager: SessionManager,
+        pacing: Pacing | None = None,
+        on_chat_gone: ChatGone | None = None,
+    ) -> None:
+        self.bot = bot
+        self.manager = manager
+        self.pacing = pacing or Pacing()
+        self.on_chat_gone = on_chat_gone
+        self._slots: dict[tuple[int, str], _Slot] = {}
+        self._sent: dict[int, deque[float]] = {}
+        self._chat_locks: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------ public
+
+    def show(
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        screen: Screen,
+        version: int,
+        *,
+        repost: bool = False,
+        edit_only: bool = False,
+    ) -> None:
+        """Make the slot's message show ``screen`` (the newest ``version`` wins).
+
+        ``edit_only`` updates the message if there is one but never posts it.
+        """
+        slot = self._slot(session_id, purpose, chat_id)
+        slot.edit_only = edit_only and not repost
+        if version < slot.pending_version:
+            return
+        slot.pending, slot.pending_version = screen, version
+        slot.repost = slot.repost or repost
+        self._wake(slot)
+
+    def show_ephemeral(
+        self,
+        session_id: int,
+        seat: int,
+        chat_id: int,
+        user_id: int,
+        message_id: int,
+        screen: Screen,
+        version: int,
+    ) -> None:
+        """Keep an ephemeral hand message current (edited, never re-posted)."""
+        slot = self._slot(session_id, f"eph:{seat}", chat_id)
+        slot.ephemeral_for, slot.message_id, slot.loaded = user_id, message_id, True
+        self.show(session_id, f"eph:{seat}", chat_id, screen, version)
+
+    def track_ephemeral(
+        self, session_id: int, seat: int, chat_id: int, user_id: int, message_id: int, shown: Screen
+    ) -> None:
+        """Remember an ephemeral hand just sent showing ``shown``, to keep it current."""
+        slot = self._slot(session_id, f"eph:{seat}", chat_id)
+        slot.ephemeral_for, slot.message_id, slot.loaded = user_id, message_id, True
+        slot.delivered = shown.key()
+
+    def has_ephemeral(self, session_id: int, seat: int) -> tuple[int, int, int] | None:
+        """(chat, user, message) of the seat's ephemeral hand, if one was sent."""
+        slot = self._slots.get((session_id, f"eph:{seat}"))
+        if slot is None or slot.ephemeral_for is None or slot.message_id is None:
+            return None
+        return slot.chat_id, slot.ephemeral_for, slot.message_id
+
+    def forget(self, session_id: int, purpose: str) -> None:
+        """Drop a slot (its message is no longer ours to update)."""
+        slot = self._slots.pop((session_id, purpose), None)
+        if slot is not None and slot.worker is not None and not slot.worker.done():
+            slot.pending = None
+
+    async def flush(self) -> None:
+        """Wait until every slot has delivered its newest screen."""
+        while True:
+            workers = [s.worker for s in self._slots.values() if s.worker and not s.worker.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the workers."""
+        for slot in self._slots.values():
+            if slot.worker is not None:
+                slot.worker.cancel()
+        await asyncio.gather(
+            *(s.worker for s in self._slots.values() if s.worker), return_exceptions=True
+        )
+
+    async def send(self, chat_id: int, screen: Screen, **extra: Any) -> Message | None:
+        """Post a one-off message; None if the chat is closed to us (403 handled)."""
+        try:
+            message: Message = await self._call(
+                lambda: self.bot.send_message(
+                    chat_id,
+                    screen.text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=screen.markup(),
+                    disable_web_page_preview=True,
+                    **extra,
+                )
+            )
+            return message
+        except Forbidden:
+            await self._forbidden(chat_id)
+            return None
+
+    # ------------------------------------------------------------ slots
+
+    def _slot(self, session_id: int, purpose: str, chat_id: int) -> _Slot:
+        key = (session_id, purpose)
+        slot = self._slots.get(key)
+        if slot is None or slot.chat_id != chat_id:
+            slot = _Slot(session_id, purpose, chat_id)
+            self._slots[key] = slot
+        return slot
+
+    def _wake(self, slot: _Slot) -> None:
+        if slot.worker is None or slot.worker.done():
+            slot.worker = asyncio.get_running_loop().create_task(self._work(slot))
+
+    async def _work(self, slot: _Slot) -> None:
+        try:
+            if not slot.loaded:
+                await self._load(slot)
+            if slot.message_id is None and slot.edit_only:
+                slot.pending = None
+                return
+            while slot.pending is not None:
+                if slot.pending.key() == slot.delivered and not slot.repost:
+                    slot.pending = None
+                    continue
+                # one delivery at a time per chat, paced by when the last ones were done
+                async with self._chat_locks.setdefault(slot.chat_id, asyncio.Lock()):
+                    await self._pace(slot.chat_id)
+                    screen, slot.pending = slot.pending, None  # the newest render, after the wait
+                    if screen is None:
+                        return
+                    delivered = await self._deliver(slot, screen)
+                    self._sent.setdefault(slot.chat_id, deque()).append(time.monotonic())
+                if not delivered:
+                    return
+        except Exception:
+            log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
+
+    async def _load(self, slot: _Slot) -> None:
+        for ref in await self.manager.messages(slot.session_id):
+            if ref.purpose == slot.purpose and ref.chat_id == slot.chat_id:
+                slot.message_id = ref.message_id
+        slot.loaded = True
+
+    async def _pace(self, chat_id: int) -> None:
+        """Wait until ``chat_id`` may get another delivery (a sliding window per chat).
+
+        Deliveries are counted when they complete, so a request that waited in
+        a queue or on the network is never counted earlier than Telegram saw it.
+        """
+        limit = self.pacing.private if chat_id > 0 else self.pacing.group
+        if limit is None:
+            return
+        allowed, window = limit
+        sent = self._sent.setdefault(chat_id, deque())
+        while True:
+            now = time.monotonic()
+            while sent and sent[0] <= now - window:
+                sent.popleft()
+            if len(sent) < allowed:
+                return
+            await asyncio.sleep(sent[0] + window - now)
+
+    # ------------------------------------------------------------ delivery
+
+    async def _deliver(self, slot: _Slot, screen: Screen) -> bool:
+        """Send or edit; False when the chat is closed to us (stop the slot)."""
+        try:
+            if slot.ephemeral_for is not None:
+                await self._edit_ephemeral(slot, screen)
+            elif slot.message_id is None or slot.repost:
+                await self._post(slot, screen)
+            else:
+                await self._edit(slot, screen)
+        except Forbidden:
+            await self._forbidden(slot.chat_id)
+            self._slots.pop((slot.session_id, slot.purpose), None)
+            return False
+        slot.delivered = screen.key()
+        return True
+
+    async def _post(self, slot: _Slot, screen: Screen) -> None:
+        message = await self._call(
+            lambda: self.bot.send_message(
+                slot.chat_id,
+                screen.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=screen.markup(),
+                disable_web_page_preview=True,
+            )
+        )
+        slot.message_id, slot.repost = message.message_id, False
+        await self.manager.set_message(
+            slot.session_id, slot.purpose, slot.chat_id, message.message_id
+        )
+
+    async def _edit(self, slot: _Slot, screen: Screen) -> None:
+        assert slot.message_id is not None
+        message_id = slot.message_id
+        try:
+            await self._call(
+                lambda: self.bot.edit_message_text(
+                    screen.text,
+                    chat_id=slot.chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=screen.markup(),
+                    disable_web_page_preview=True,
+                )
+            )
+        except BadRequest as error:
+            if _not_modified(error):
+                return
+            if _gone(error):
+                log.info("message %s/%s is gone; posting it again", slot.chat_id, message_id)
+                await self._post(slot, screen)
+                return
+            raise
+
+    async def _edit_ephemeral(self, slot: _Slot, screen: Screen) -> None:
+        markup = screen.markup()
+        kwargs: dict[str, Any] = {
+            "chat_id": slot.chat_id,
+            "receiver_user_id": slot.ephemeral_for,
+            "ephemeral_message_id": slot.message_id,
+            "text": screen.text,
+            "parse_mode": ParseMode.HTML,
+        }
+        if markup is not None:
+            kwargs["reply_markup"] = markup
+        try:
+            await self._call(lambda: self.bot.do_api_request("editEphemeralMessageText", kwargs))
+        except BadRequest as error:
+            if not _not_modified(error):
+                # an ephemeral message can vanish (the client closed it): stop updating it
+                self._slots.pop((slot.session_id, slot.purpose), None)
+
+    async def _call(self, request: Callable[[], Awaitable[Any]]) -> Any:
+        """Run a Bot API request, waiting out 429s the rate limiter did not absorb."""
+        for _ in range(5):
+            try:
+                return await request()
+            except RetryAfter as error:
+                delay = error.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+                await asyncio.sleep(float(seconds))
+        return await request()
+
+    async def _forbidden(self, chat_id: int) -> None:
+        if chat_id > 0:
+            await self.manager.set_reachable(chat_id, False)
+        elif self.on_chat_gone is not None:
+            with contextlib.suppress(TelegramError):
+                await self.on_chat_gone(chat_id)

@@ -1,0 +1,55 @@
+"""Eleven: take 11 of the 20 figures (A K Q J 10).
+
+Easy: lead a master card (one no card left out can beat), else the lowest card
+of the longest suit; following, win the trick if it holds a figure or can be
+won without spending one, otherwise duck with the lowest non-figure. The
+search scores a deal by its points and, as a tie-break, the figures taken.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai.playbook import Playbook, policy_rollout, random_rollout, score_margin
+from games.ai.trickplay import TrickSpot, lead_strong, played_cards, take_if_worth
+from games.base import Event, Game, View
+from games.eleven import is_figure
+
+#: Figures count this much beside the match points in a playout's outcome.
+FIGURE_WEIGHT = 0.05
+
+
+def easy(view: View, rng: random.Random) -> str:
+    """The rule-of-thumb card for the seat to move."""
+    legal: list[str] = view["legal"]
+    spot = TrickSpot(view["trick"], players=2)
+    if spot.leading:
+        played = played_cards(view["history"], [])
+        return lead_strong(legal, view["hand"], None, played)
+    return take_if_worth(spot, legal, _pays, _figure_value)
+
+
+def _pays(on_table: list[str], card: str) -> bool:
+    return any(is_figure(c) for c in on_table) or not is_figure(card)
+
+
+def _figure_value(card: str) -> float:
+    return 1.0 if is_figure(card) else 0.0
+
+
+def outcome(start: Game, end: Game, events: list[Event], seat: int) -> float:
+    """Points margin of the deal, plus a little for the figures margin."""
+    margin = score_margin(start, end, events, seat)
+    for event in events:
+        if event["type"] == "deal_end":
+            figures = event["figures"]
+            margin += FIGURE_WEIGHT * (figures[seat] - figures[1 - seat])
+    return margin
+
+
+PLAYBOOK = Playbook(
+    easy=easy,
+    rollout=random_rollout,
+    strong_rollout=policy_rollout(easy, ("trick", "history")),
+    outcome=outcome,
+)

@@ -1,0 +1,109 @@
+"""King: six negative deals (avoid the contract's penalties), then trumps or the lottery.
+
+Easy names the longest suit as trumps and plays trump deals to take tricks;
+in a negative deal it stays under the winning card while the trick can still
+cost something, sheds the contract's penalty cards when void, and gets rid of
+high cards while tricks are harmless (the early tricks of ``no_last_tricks``).
+In the lottery it plays the card that frees most of its own cards behind it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai.playbook import Playbook, policy_rollout, random_rollout
+from games.ai.trickplay import (
+    TrickSpot,
+    avoid,
+    highest,
+    lead_low,
+    lead_strong,
+    played_cards,
+    power,
+    take_if_worth,
+)
+from games.base import View
+from games.cards import SUITS, strength
+from games.king import LADDER, card_penalty
+
+
+def easy(view: View, rng: random.Random) -> str:
+    """The rule-of-thumb action for the seat to move."""
+    if view["phase"] == "trump_choice":
+        return name_trumps(view["hand"])
+    if view["phase"] == "lottery":
+        return lottery_card(view["legal"], view["hand"])
+    if view["penalty"] is None:
+        return _take_tricks(view)
+    return _dodge_penalties(view)
+
+
+def name_trumps(hand: list[str]) -> str:
+    """The longest suit, the stronger one on equal length."""
+
+    def weight(s: str) -> tuple[int, int]:
+        cards = [c for c in hand if c[1] == s]
+        return len(cards), sum(strength(c) for c in cards)
+
+    return "trump:" + max(SUITS, key=weight)
+
+
+def lottery_card(legal: list[str], hand: list[str]) -> str:
+    """The playable card with most of the seat's own cards waiting behind it in its row."""
+    cards = [c for c in legal if c != "pass"]
+
+    def behind(card: str) -> int:
+        position = LADDER.index(card[0])
+        suit_ranks = [LADDER.index(c[0]) for c in hand if c[1] == card[1] and c != card]
+        if card[0] == "8":
+            return len(suit_ranks)
+        upward = position > LADDER.index("8")
+        return sum(1 for r in suit_ranks if (r > position) == upward)
+
+    return max(cards, key=lambda c: (behind(c), -abs(LADDER.index(c[0]) - LADDER.index("8"))))
+
+
+def _take_tricks(view: View) -> str:
+    legal: list[str] = view["legal"]
+    trumps = view["trumps"]
+    spot = TrickSpot(view["trick"], players=view["players"], trumps=trumps)
+    if spot.leading:
+        return lead_strong(legal, view["hand"], trumps, played_cards(view["history"], []))
+    return take_if_worth(spot, legal, lambda table, card: True, lambda c: power(c, trumps))
+
+
+def _dodge_penalties(view: View) -> str:
+    legal: list[str] = view["legal"]
+    penalty: dict[str, int] = view["penalty"]
+    spot = TrickSpot(view["trick"], players=view["players"])
+    number = len(view["history"]) + 1
+
+    def danger(card: str) -> float:
+        return float(card_penalty(penalty, card))
+
+    if not _trick_can_cost(view, penalty, number):
+        return highest(legal, None)
+    if spot.leading:
+        return lead_low(legal, None, danger)
+    return avoid(spot, legal, danger)
+
+
+def _trick_can_cost(view: View, penalty: dict[str, int], number: int) -> bool:
+    """True if this trick costs its taker, or may once the others have played."""
+    if penalty.get("trick", 0) or penalty.get(f"trick_{number}", 0):
+        return True
+    seen = played_cards(view["history"], [])
+    mine = set(view["hand"])
+    return any(
+        card_penalty(penalty, rank + suit) > 0
+        for suit in SUITS
+        for rank in LADDER
+        if rank + suit not in seen and rank + suit not in mine
+    ) or any(card_penalty(penalty, c) > 0 for c in mine)
+
+
+PLAYBOOK = Playbook(
+    easy=easy,
+    rollout=random_rollout,
+    strong_rollout=policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history")),
+)

@@ -1,0 +1,121 @@
+"""Rummy: draw, meld sets and runs, lay off, discard; go out first.
+
+Easy takes the discard only when it completes a meld, melds and lays off
+whenever it can (the biggest meld first), and discards its highest card that
+belongs to no meld in the making (no pair, no near neighbour of its suit).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai.playbook import Playbook, policy_rollout, score_margin
+from games.base import Event, Game, View
+from games.rummy import (
+    CARD_POINTS,
+    RUN_POSITION,
+    Rummy,
+    hand_points,
+    meld_cards,
+    run_codes,
+    set_codes,
+)
+
+#: A truncated playout scores the hands' card values at this fraction.
+UNFINISHED_WEIGHT = 0.5
+#: The search weighs this many of the discards the rule of thumb likes best.
+SHORTLIST_DISCARDS = 4
+
+
+def easy(view: View, rng: random.Random) -> str:
+    """The rule-of-thumb action for the seat to move."""
+    legal: list[str] = view["legal"]
+    hand: list[str] = view["hand"]
+    if view["phase"] == "draw":
+        pile: list[str] = view["discard"]
+        return "take" if "take" in legal and pile and completes_meld(hand, pile[-1]) else "draw"
+    return meld_or_discard(legal, hand)
+
+
+def completes_meld(hand: list[str], card: str) -> bool:
+    """True if ``card`` added to ``hand`` makes a meld that uses it."""
+    together = [*hand, card]
+    codes = set_codes(together) + run_codes(together)
+    return any(card in (meld_cards(code) or []) for code in codes)
+
+
+def meld_or_discard(legal: list[str], hand: list[str]) -> str:
+    """The biggest meld, else a lay-off, else the highest card that builds nothing."""
+    melds = [a for a in legal if a.startswith(("set:", "run:"))]
+    if melds:
+        return max(melds, key=lambda a: len(meld_cards(a) or []))
+    lay_offs = [a for a in legal if a.startswith("lay:")]
+    if lay_offs:
+        return lay_offs[0]
+    discards = ranked_discards(legal, hand)
+    return discards[0] if discards else legal[0]
+
+
+def ranked_discards(legal: list[str], hand: list[str]) -> list[str]:
+    """The legal discards, best first: cards that build nothing, then the highest."""
+    discards = [a for a in legal if len(a) == 2]
+    return sorted(
+        discards,
+        key=lambda c: (not builds(hand, c), CARD_POINTS[c[0]], RUN_POSITION[c[0]]),
+        reverse=True,
+    )
+
+
+def shortlist(view: View, easy_choice: str) -> list[str]:
+    """What the search weighs: draw or take, and the few best discards.
+
+    Melding and laying off as soon as possible is kept from the rule of thumb
+    (holding melds back rarely pays in a two-handed deal and splits the budget
+    over many equivalent orders).
+    """
+    legal: list[str] = view["legal"]
+    if view["phase"] == "draw" or easy_choice.startswith(("set:", "run:", "lay:")):
+        return legal if view["phase"] == "draw" else [easy_choice]
+    return ranked_discards(legal, view["hand"])[:SHORTLIST_DISCARDS]
+
+
+def builds(hand: list[str], card: str) -> bool:
+    """True if ``card`` is half of a meld in the making: a pair, or a suit neighbour within two."""
+    for other in hand:
+        if other == card:
+            continue
+        if other[0] == card[0]:
+            return True
+        if other[1] == card[1] and abs(RUN_POSITION[other[0]] - RUN_POSITION[card[0]]) <= 2:
+            return True
+    return False
+
+
+def greedy_rollout(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
+    """A fast playout move from the legal list alone: draw, meld, lay off, shed high cards."""
+    if "draw" in legal:
+        return "draw"
+    for action in legal:
+        if action.startswith(("set:", "run:", "lay:")):
+            return action
+    discards = [a for a in legal if len(a) == 2]
+    return max(discards, key=lambda c: (CARD_POINTS[c[0]], rng.random())) if discards else legal[0]
+
+
+def outcome(start: Game, end: Game, events: list[Event], seat: int) -> float:
+    """The deal's score margin; a playout cut short scores the cards still held."""
+    if end.finished or end.deal_no != start.deal_no or not isinstance(end, Rummy):
+        return score_margin(start, end, events, seat)
+    held = [hand_points(hand) for hand in end.hands]
+    best_other = min(h for s, h in enumerate(held) if s != seat)
+    return UNFINISHED_WEIGHT * (best_other - held[seat])
+
+
+PLAYBOOK = Playbook(
+    easy=easy,
+    rollout=greedy_rollout,
+    strong_rollout=policy_rollout(easy, ("phase", "discard")),
+    outcome=outcome,
+    shortlist=shortlist,
+    max_moves=300,
+)

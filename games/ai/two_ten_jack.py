@@ -1,0 +1,58 @@
+"""Two-Ten-Jack: hearts are trumps, the A♠ beats everything; cards carry points.
+
+Easy: win a trick cheaply when the cards in it (with the winning card) are
+worth something, otherwise duck — throwing the least valuable card, so minus
+spades go to somebody else's trick; lead a low plain card of no value.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai.playbook import Playbook, policy_rollout, random_rollout
+from games.ai.trickplay import TrickSpot, take_if_worth
+from games.base import View
+from games.cards import strength
+from games.tricks import Play
+from games.two_ten_jack import CARD_VALUES, LEAD_AS_TRUMP, SPECULATION, TRUMPS, winner_of
+
+
+def easy(view: View, rng: random.Random) -> str:
+    """The rule-of-thumb card for the seat to move."""
+    legal: list[str] = view["legal"]
+    spot = TrickSpot(
+        view["trick"], players=view["players"], trumps=TRUMPS, led=view["led"], winner=_winner
+    )
+    if spot.leading:
+        return _lead(legal)
+    return take_if_worth(spot, legal, _pays, value)
+
+
+def value(card: str) -> float:
+    """The card's points in a trick (0 for most cards)."""
+    return float(CARD_VALUES.get(card, 0))
+
+
+def _pays(on_table: list[str], card: str) -> bool:
+    return sum(value(c) for c in on_table) + value(card) >= 0
+
+
+def _winner(plays: list[Play], trumps: str | None, led: str | None) -> int:
+    if led is None:
+        led = TRUMPS if plays[0][1] == SPECULATION else plays[0][1][1]
+    return winner_of(plays, led)
+
+
+def _lead(legal: list[str]) -> str:
+    """The lowest plain card worth nothing to its taker; the A♠ (as a trump) last."""
+    cards = [a for a in legal if a[:2] != SPECULATION]
+    if not cards:
+        return LEAD_AS_TRUMP if LEAD_AS_TRUMP in legal else legal[0]
+    return min(cards, key=lambda c: (c[1] == TRUMPS, value(c) > 0, strength(c)))
+
+
+PLAYBOOK = Playbook(
+    easy=easy,
+    rollout=random_rollout,
+    strong_rollout=policy_rollout(easy, ("trick", "led")),
+)

@@ -1,0 +1,60 @@
+"""Shared fixtures: a fake Bot API server and the bot running against it."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:  # the bot is imported only by the tests that run it
+    from tests.fake_telegram import FakeTelegram
+    from tests.fakeapi.harness import Harness
+
+
+class RandomComputer:
+    """Test double for bot.computer.ComputerPlayer: a seeded random legal move."""
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        """Any legal action, reproducible from the seed."""
+        return str(random.Random(seed).choice(view["legal"]))
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    """A fake Bot API server on a random local port."""
+    from tests.fake_telegram import FakeTelegram
+
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def db_dir(tmp_path: Path) -> Iterator[Path]:
+    """A directory for test databases: in memory (/dev/shm) when the machine has it.
+
+    The store commits with synchronous=FULL; on a tmpfs those syncs cost nothing.
+    """
+    shm = Path("/dev/shm")
+    if not shm.is_dir():
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="koloda-test-", dir=shm))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+async def harness(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[Harness]:
+    """The bot polling the fake server, with random computer players."""
+    from tests.fakeapi.harness import start_harness
+
+    running = await start_harness(fake, db_dir / "koloda.sqlite3", RandomComputer())
+    yield running
+    await running.stop()

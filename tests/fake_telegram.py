@@ -1,0 +1,641 @@
+"""A local fake Telegram Bot API server for tests and benchmarks.
+
+It speaks the Bot API over HTTP on 127.0.0.1 (random port), so the bot under
+test runs its real python-telegram-bot HTTP stack against it::
+
+    fake = FakeTelegram()
+    await fake.start()                 # fake.api_url → "http://127.0.0.1:PORT/bot"
+    alice = fake.user("Alice")
+    group = fake.group("Friends")
+    fake.push_command(alice, group, "/new king")
+    call = await fake.wait_for(lambda c: c.method == "sendMessage")
+    fake.push_callback(alice, group, call.result["message_id"], "join:1")
+    await fake.stop()
+
+It records every call (``calls``), keeps the current text and buttons of every
+message (``messages``), assigns message ids, answers like Telegram does
+("message is not modified", "message to edit not found", 403 for users who
+never started the bot), can inject errors (:meth:`fail_next`) and can enforce
+flood limits on a compressed clock (``flood=FloodLimits(...)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import math
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456:TEST-fake-token-for-koloda-tests"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup "
+    "are exactly the same as a current content and reply markup of the message"
+)
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A Telegram user; ``id`` doubles as their private chat id."""
+
+    id: int
+    first_name: str
+    language_code: str = "en"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The Bot API ``User`` object."""
+        return {
+            "id": self.id,
+            "is_bot": False,
+            "first_name": self.first_name,
+            "language_code": self.language_code,
+        }
+
+
+@dataclass(frozen=True)
+class FakeChat:
+    """A chat: a group (negative id) or a user's private chat."""
+
+    id: int
+    title: str | None = None
+
+    @property
+    def private(self) -> bool:
+        """True for a private chat."""
+        return self.id > 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The Bot API ``Chat`` object."""
+        if self.private:
+            return {"id": self.id, "type": "private", "first_name": self.title or "user"}
+        return {"id": self.id, "type": "supergroup", "title": self.title or "group"}
+
+
+@dataclass
+class Call:
+    """One recorded Bot API request and what the fake answered."""
+
+    method: str
+    params: dict[str, Any]
+    at: float
+    ok: bool = True
+    result: Any = None
+    error: str | None = None
+
+    @property
+    def chat_id(self) -> int | None:
+        """The ``chat_id`` parameter as an int, if any."""
+        value = self.params.get("chat_id")
+        return int(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class FloodLimits:
+    """Telegram-like flood limits on a compressed clock (``scale`` × faster)."""
+
+    group_per_minute: int = 20
+    private_per_second: float = 1.0
+    scale: float = 1.0
+
+
+@dataclass
+class Injected:
+    """An error to answer instead of the real result."""
+
+    method: str
+    code: int
+    description: str
+    retry_after: int | None = None
+    when: Callable[[dict[str, Any]], bool] | None = None
+    times: int = 1
+
+
+@dataclass
+class StoredMessage:
+    """The current state of a message the bot sent."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    edits: int = 0
+    ephemeral_for: int | None = None
+    deleted: bool = False
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """Every inline button, flattened, in order."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [button for row in rows for button in row]
+
+    def as_dict(self, bot: dict[str, Any], chat: dict[str, Any]) -> dict[str, Any]:
+        """The Bot API ``Message`` object."""
+        message: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": int(time.time()),
+            "chat": chat,
+            "from": bot,
+            "text": self.text,
+        }
+        if self.reply_markup:
+            message["reply_markup"] = self.reply_markup
+        return message
+
+
+_JSON_FIELDS = (
+    "reply_markup",
+    "ephemeral_message_parameters",
+    "commands",
+    "scope",
+    "allowed_updates",
+    "link_preview_options",
+    "reply_parameters",
+)
+_ID_FIELDS = (
+    "chat_id",
+    "message_id",
+    "user_id",
+    "receiver_user_id",
+    "ephemeral_message_id",
+    "offset",
+    "limit",
+    "timeout",
+    "cache_time",
+)
+
+
+class FakeTelegram:
+    """The fake Bot API server. See the module docstring for a tour."""
+
+    def __init__(
+        self,
+        token: str = TOKEN,
+        username: str = "koloda_test_bot",
+        flood: FloodLimits | None = None,
+        ephemeral: bool = True,
+    ) -> None:
+        self.token = token
+        self.username = username
+        self.flood = flood
+        self.ephemeral = ephemeral
+        self.bot_user = {
+            "id": int(token.split(":")[0]),
+            "is_bot": True,
+            "first_name": "Koloda",
+            "username": username,
+        }
+        self.calls: list[Call] = []
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.started: set[int] = set()  # users who opened a private chat with the bot
+        self.admins: dict[int, set[int]] = defaultdict(set)
+        self.chats: dict[int, FakeChat] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._handed_out = 0  # the highest update_id the bot has fetched
+        self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._user_ids = itertools.count(1001)
+        self._group_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._injected: list[Injected] = []
+        self._sends: dict[int, deque[float]] = defaultdict(deque)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> str:
+        """Listen on 127.0.0.1 at a random port; returns :attr:`api_url`."""
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self.api_url
+
+    async def stop(self) -> None:
+        """Stop listening (pending long polls are answered empty)."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_url(self) -> str:
+        """The Bot API prefix to give the bot (``TELEGRAM_API_URL``)."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # ------------------------------------------------------------------ the world
+
+    def user(self, first_name: str, language_code: str = "en") -> FakeUser:
+        """A new user (not yet started the bot)."""
+        return FakeUser(next(self._user_ids), first_name, language_code)
+
+    def group(self, title: str = "group", admins: tuple[FakeUser, ...] = ()) -> FakeChat:
+        """A new group chat the bot is a member of."""
+        chat = FakeChat(-1000000000000 - next(self._group_ids), title)
+        self.chats[chat.id] = chat
+        self.admins[chat.id] = {u.id for u in admins}
+        return chat
+
+    def private(self, user: FakeUser) -> FakeChat:
+        """The user's private chat with the bot."""
+        chat = FakeChat(user.id, user.first_name)
+        self.chats[chat.id] = chat
+        return chat
+
+    # ------------------------------------------------------------------ updates
+
+    def _push(self, update: dict[str, Any]) -> dict[str, Any]:
+        update["update_id"] = next(self._update_ids)
+        self._updates.append(update)
+        asyncio.get_running_loop().create_task(self._notify())
+        return update
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    def push_message(self, user: FakeUser, chat: FakeChat, text: str) -> dict[str, Any]:
+        """A text message (a command if it starts with ``/``) from ``user`` in ``chat``."""
+        if chat.private:
+            self.started.add(user.id)
+        self.chats.setdefault(chat.id, chat)
+        message: dict[str, Any] = {
+            "message_id": next(self._message_ids[chat.id]),
+            "date": int(time.time()),
+            "chat": chat.as_dict(),
+            "from": user.as_dict(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        return self._push({"message": message})
+
+    def push_command(self, user: FakeUser, chat: FakeChat, text: str) -> dict[str, Any]:
+        """Alias of :meth:`push_message` that reads better for commands."""
+        return self.push_message(user, chat, text)
+
+    def push_callback(
+        self, user: FakeUser, chat: FakeChat, message_id: int | None, data: str
+    ) -> str:
+        """A button press; returns the callback query id (for :meth:`answer_of`)."""
+        query_id = str(next(self._query_ids))
+        query: dict[str, Any] = {
+            "id": query_id,
+            "from": user.as_dict(),
+            "chat_instance": str(chat.id),
+            "data": data,
+        }
+        stored = self.messages.get((chat.id, message_id)) if message_id else None
+        if stored is not None and stored.ephemeral_for is None:
+            query["message"] = stored.as_dict(self.bot_user, chat.as_dict())
+        self._push({"callback_query": query})
+        return query_id
+
+    def push_press(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> str:
+        """Press the button whose label or data is ``label_or_data`` on ``message``."""
+        for button in message.buttons():
+            if label_or_data in (button.get("text"), button.get("callback_data")):
+                data = button.get("callback_data")
+                assert data is not None, f"{label_or_data!r} is a URL button"
+                chat = self.chats[message.chat_id]
+                return self.push_callback(user, chat, message.message_id, data)
+        raise AssertionError(f"no button {label_or_data!r} in {message.buttons()}")
+
+    def push_removed(self, chat: FakeChat, by: FakeUser) -> dict[str, Any]:
+        """The bot was removed from ``chat`` (a ``my_chat_member`` update)."""
+        member = {"status": "member", "user": self.bot_user}
+        kicked = {"status": "kicked", "user": self.bot_user, "until_date": 0}
+        return self._push(
+            {
+                "my_chat_member": {
+                    "chat": chat.as_dict(),
+                    "from": by.as_dict(),
+                    "date": int(time.time()),
+                    "old_chat_member": member,
+                    "new_chat_member": kicked,
+                }
+            }
+        )
+
+    # ------------------------------------------------------------------ errors
+
+    def fail_next(
+        self,
+        method: str,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        when: Callable[[dict[str, Any]], bool] | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` calls of ``method`` (matching ``when``) with an error."""
+        self._injected.append(Injected(method, code, description, retry_after, when, times))
+
+    def _injected_error(self, method: str, params: dict[str, Any]) -> Injected | None:
+        for injected in self._injected:
+            if injected.method == method and (injected.when is None or injected.when(params)):
+                injected.times -= 1
+                if injected.times <= 0:
+                    self._injected.remove(injected)
+                return injected
+        return None
+
+    def _flooded(self, chat_id: int) -> int | None:
+        """Seconds to wait if this send would break the flood limits, else None."""
+        if self.flood is None:
+            return None
+        now = time.monotonic() * self.flood.scale
+        if chat_id < 0:
+            window, allowed = 60.0, self.flood.group_per_minute
+        else:
+            window, allowed = 1.0, max(1, int(self.flood.private_per_second))
+        sends = self._sends[chat_id]
+        while sends and sends[0] <= now - window:
+            sends.popleft()
+        if len(sends) >= allowed:
+            return max(1, math.ceil((sends[0] + window - now) / self.flood.scale))
+        sends.append(now)
+        return None
+
+    # ------------------------------------------------------------------ queries
+
+    async def wait_for(
+        self, predicate: Callable[[Call], bool], timeout: float = 10.0, after: int = 0
+    ) -> Call:
+        """The first call (from index ``after``) matching ``predicate``, waiting for it."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while True:
+                for call in self.calls[after:]:
+                    if predicate(call):
+                        return call
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"no matching call within {timeout} s")
+                try:
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+                except TimeoutError:
+                    continue
+
+    async def wait_until(self, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until ``condition()`` holds (checked after every call)."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not condition():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"condition not met within {timeout} s")
+                try:
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+                except TimeoutError:
+                    continue
+
+    def undelivered(self) -> int:
+        """Updates pushed but not yet fetched by the bot."""
+        return sum(1 for u in self._updates if u["update_id"] > self._handed_out)
+
+    def calls_of(self, method: str, chat_id: int | None = None) -> list[Call]:
+        """Recorded calls of ``method`` (in ``chat_id`` if given)."""
+        return [
+            c
+            for c in self.calls
+            if c.method == method and (chat_id is None or c.chat_id == chat_id)
+        ]
+
+    def answer_of(self, query_id: str) -> Call | None:
+        """The ``answerCallbackQuery`` call for a press, if it came."""
+        for call in self.calls_of("answerCallbackQuery"):
+            if str(call.params.get("callback_query_id")) == query_id:
+                return call
+        return None
+
+    async def answer(self, query_id: str, timeout: float = 10.0) -> Call:
+        """Wait for the answer to a press."""
+        return await self.wait_for(
+            lambda c: (
+                c.method == "answerCallbackQuery"
+                and str(c.params.get("callback_query_id")) == query_id
+            ),
+            timeout,
+        )
+
+    def chat_messages(self, chat_id: int, ephemeral: bool = False) -> list[StoredMessage]:
+        """The chat's live messages, oldest first."""
+        return [
+            m
+            for (cid, _), m in sorted(self.messages.items())
+            if cid == chat_id and not m.deleted and (m.ephemeral_for is not None) == ephemeral
+        ]
+
+    def last_message(self, chat_id: int, containing: str = "") -> StoredMessage | None:
+        """The newest live message in the chat whose text contains ``containing``."""
+        found = [m for m in self.chat_messages(chat_id) if containing in m.text]
+        return found[-1] if found else None
+
+    # ------------------------------------------------------------------ the API
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        if request.content_type == "application/json":
+            raw: dict[str, Any] = await request.json()
+        else:
+            raw = dict(await request.post())
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            if isinstance(value, str) and key in _JSON_FIELDS:
+                value = json.loads(value)
+            elif isinstance(value, str) and key in _ID_FIELDS and value.lstrip("-").isdigit():
+                value = int(value)
+            elif value in ("true", "false") and key not in ("text", "data"):
+                value = value == "true"
+            params[key] = value
+        return params
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        method = request.match_info["method"]
+        params = await self._params(request)
+        call = Call(method, params, time.monotonic())
+        if method == "getUpdates":
+            call.result = await self._get_updates(params)
+            return web.json_response({"ok": True, "result": call.result})
+        failure = self._failure(method, params)
+        if failure is None:
+            try:
+                call.result = self._dispatch(method, params)
+            except _ApiError as error:
+                failure = (error.code, error.description, None)
+        if failure is not None:
+            code, description, retry_after = failure
+            call.ok, call.error = False, description
+            body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+            if retry_after is not None:
+                body["parameters"] = {"retry_after": retry_after}
+            self.calls.append(call)
+            await self._notify()
+            return web.json_response(body, status=code)
+        self.calls.append(call)
+        await self._notify()
+        return web.json_response({"ok": True, "result": call.result})
+
+    def _failure(self, method: str, params: dict[str, Any]) -> tuple[int, str, int | None] | None:
+        injected = self._injected_error(method, params)
+        if injected is not None:
+            return injected.code, injected.description, injected.retry_after
+        if (
+            method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+            and "chat_id" in params
+        ):
+            wait = self._flooded(int(params["chat_id"]))
+            if wait is not None:
+                return 429, f"Too Many Requests: retry after {wait}", wait
+        return None
+
+    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(params.get("offset") or 0)
+        self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        timeout = min(float(params.get("timeout") or 0), 5.0)
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not self._updates and time.monotonic() < deadline:
+                try:
+                    await asyncio.wait_for(self._changed.wait(), deadline - time.monotonic())
+                except TimeoutError:
+                    break
+        batch = list(self._updates[: int(params.get("limit") or 100)])
+        if batch:
+            self._handed_out = max(self._handed_out, batch[-1]["update_id"])
+        return batch
+
+    def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
+        handler = getattr(self, f"_api_{method}", None)
+        if handler is None:
+            raise _ApiError(404, f"Not Found: method {method} is not in the fake")
+        return handler(params)
+
+    def _chat(self, chat_id: int) -> FakeChat:
+        return self.chats.setdefault(chat_id, FakeChat(chat_id))
+
+    def _api_getMe(self, params: dict[str, Any]) -> Any:
+        return self.bot_user
+
+    def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        return True
+
+    def _api_sendMessage(self, params: dict[str, Any]) -> Any:
+        chat_id = int(params["chat_id"])
+        ephemeral = params.get("ephemeral_message_parameters")
+        if ephemeral is not None and not self.ephemeral:
+            raise _ApiError(400, "Bad Request: ephemeral messages are not supported")
+        if chat_id > 0 and chat_id not in self.started:
+            raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        text = str(params.get("text", ""))
+        if not text.strip():
+            raise _ApiError(400, "Bad Request: message text is empty")
+        if len(text) > 4096:
+            raise _ApiError(400, "Bad Request: message is too long")
+        stored = StoredMessage(
+            chat_id, next(self._message_ids[chat_id]), text, params.get("reply_markup") or None
+        )
+        if ephemeral is not None:
+            stored.ephemeral_for = int(ephemeral["receiver_user_id"])
+        self.messages[(chat_id, stored.message_id)] = stored
+        return stored.as_dict(self.bot_user, self._chat(chat_id).as_dict())
+
+    def _edit(self, params: dict[str, Any], text: str | None) -> Any:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        stored = self.messages.get(key)
+        if stored is None or stored.deleted:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup") or None
+        new_text = stored.text if text is None else text
+        if new_text == stored.text and markup == stored.reply_markup:
+            raise _ApiError(400, NOT_MODIFIED)
+        stored.text, stored.reply_markup = new_text, markup
+        stored.edits += 1
+        return stored.as_dict(self.bot_user, self._chat(key[0]).as_dict())
+
+    def _api_editMessageText(self, params: dict[str, Any]) -> Any:
+        return self._edit(params, str(params.get("text", "")))
+
+    def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        return self._edit(params, None)
+
+    def _api_editEphemeralMessageText(self, params: dict[str, Any]) -> Any:
+        key = (int(params["chat_id"]), int(params["ephemeral_message_id"]))
+        stored = self.messages.get(key)
+        if stored is None or stored.ephemeral_for != int(params["receiver_user_id"]):
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        stored.text = str(params.get("text", ""))
+        stored.reply_markup = params.get("reply_markup") or None
+        stored.edits += 1
+        return True
+
+    def _api_deleteMessage(self, params: dict[str, Any]) -> Any:
+        stored = self.messages.get((int(params["chat_id"]), int(params["message_id"])))
+        if stored is None or stored.deleted:
+            raise _ApiError(400, "Bad Request: message to delete not found")
+        stored.deleted = True
+        return True
+
+    def _member(self, chat_id: int, user_id: int) -> dict[str, Any]:
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "administrator":
+            member.update(
+                {
+                    k: True
+                    for k in (
+                        "can_be_edited",
+                        "is_anonymous",
+                        "can_manage_chat",
+                        "can_delete_messages",
+                        "can_manage_video_chats",
+                        "can_restrict_members",
+                        "can_promote_members",
+                        "can_change_info",
+                        "can_invite_users",
+                        "can_post_stories",
+                        "can_edit_stories",
+                        "can_delete_stories",
+                    )
+                }
+            )
+            member["can_be_edited"] = False
+            member["is_anonymous"] = False
+        return member
+
+    def _api_getChatMember(self, params: dict[str, Any]) -> Any:
+        return self._member(int(params["chat_id"]), int(params["user_id"]))
+
+    def _api_getChatAdministrators(self, params: dict[str, Any]) -> Any:
+        chat_id = int(params["chat_id"])
+        return [self._member(chat_id, uid) for uid in sorted(self.admins.get(chat_id, set()))]
+
+
+class _ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description

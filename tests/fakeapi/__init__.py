@@ -1,0 +1,1 @@
+"""Helpers around the fake Bot API: running the real bot against it."""

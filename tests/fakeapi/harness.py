@@ -1,0 +1,90 @@
+"""Run the real bot (PTB HTTP stack) in-process against the fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import AIORateLimiter
+
+from bot.app import KolodaApp, build_application, shutdown, startup
+from bot.config import Settings
+from bot.handlers.common import KEY, Koloda
+from bot.sessions import Computer
+from bot.telegram_io import Pacing
+from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+
+
+@dataclass
+class Harness:
+    """The fake server plus the running bot, with helpers to drive a game."""
+
+    fake: FakeTelegram
+    app: KolodaApp
+
+    @property
+    def kol(self) -> Koloda:
+        """The bot's parts (manager, presenter, …)."""
+        found = self.app.bot_data[KEY]
+        assert isinstance(found, Koloda)
+        return found
+
+    def _busy(self) -> bool:
+        processor = self.app.update_processor
+        return bool(
+            self.fake.undelivered()
+            or not self.app.update_queue.empty()
+            or processor.current_concurrent_updates
+        )
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until every pushed update is handled, computers have moved and
+        every message is delivered."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        quiet = 0
+        while quiet < 2:
+            await self.kol.manager.idle()
+            await self.kol.io.flush()
+            quiet = 0 if self._busy() else quiet + 1
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError("the bot did not settle")
+            await asyncio.sleep(0.005)
+
+    async def press(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> Any:
+        """Press a button, wait for the answer to the query and for the re-rendering."""
+        query = self.fake.push_press(user, message, label_or_data)
+        answer = await self.fake.answer(query)
+        await self.settle()
+        return answer
+
+    async def command(self, user: FakeUser, chat_id: int, text: str) -> None:
+        """Send a command and wait until the bot has handled it."""
+        chat = self.fake.chats.get(chat_id) or self.fake.private(user)
+        self.fake.push_command(user, chat, text)
+        await self.settle()
+
+    async def stop(self) -> None:
+        """Stop polling and shut the bot down."""
+        await self.app.updater.stop()  # type: ignore[union-attr]
+        await self.app.stop()
+        await shutdown(self.app)
+        await self.app.shutdown()
+
+
+async def start_harness(
+    fake: FakeTelegram, database: Path, computer: Computer, pacing: Pacing | None = None
+) -> Harness:
+    """Build the bot against ``fake`` and start polling."""
+    settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
+    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+    app = build_application(
+        settings, computer, pacing=pacing or Pacing(None, None), rate_limiter=limiter
+    )
+    await app.initialize()
+    await startup(app)
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+    return Harness(fake, app)

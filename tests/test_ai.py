@@ -1,0 +1,142 @@
+"""Computer players: the entry point, its contract and the hidden-information guarantee."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import REGISTRY
+from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose
+from games.eleven import Eleven
+from tests.test_ai_positions import GAMES, TABLE, advanced
+
+QUICK = Budget(playouts=12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    game_id=st.sampled_from(GAMES),
+    seed=st.integers(0, 10_000),
+    moves=st.integers(0, 40),
+    level=st.sampled_from(LEVELS),
+)
+def test_every_level_chooses_a_legal_action(
+    game_id: str, seed: int, moves: int, level: str
+) -> None:
+    game = advanced(game_id, seed, moves)
+    if game.to_move is None:
+        return
+    view = game.view(game.to_move)
+    assert choose(game_id, view, level, seed, QUICK) in view["legal"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_whole_match_of_easy_players_ends(game_id: str) -> None:
+    game = REGISTRY[game_id].new(TABLE[game_id], seed=5)
+    for number in range(20_000):
+        seat = game.to_move
+        if seat is None:
+            break
+        game.apply(seat, choose(game_id, game.view(seat), "easy", number))
+    assert game.finished
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_a_playout_budget_makes_the_choice_reproducible(game_id: str, level: str) -> None:
+    for seed in range(3):
+        game = advanced(game_id, seed, 3 + seed)
+        if game.to_move is None:
+            continue
+        view = game.view(game.to_move)
+        first = choose(game_id, view, level, seed, QUICK)
+        assert all(choose(game_id, view, level, seed, QUICK) == first for _ in range(2))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_choice_ignores_hidden_cards_swapped_in_the_real_state(game_id: str) -> None:
+    """Re-deal every card the seat cannot see; its view and its choice stay the same."""
+    rng = random.Random(7)
+    for seed in range(4):
+        game = advanced(game_id, seed, 2 + 3 * seed)
+        seat = game.to_move
+        if seat is None:
+            continue
+        view = game.view(seat)
+        swapped = type(game).determinize(view, rng)
+        assert swapped.view(seat) == view
+        zones = swapped.card_zones()
+        hidden_moved = any(cards != zones[zone] for zone, cards in game.card_zones().items())
+        assert hidden_moved or not game.hidden_cards(seat)
+        for level in LEVELS:
+            expected = choose(game_id, view, level, seed, QUICK)
+            assert choose(game_id, swapped.view(seat), level, seed, QUICK) == expected
+
+
+def test_swapping_the_opponents_hand_with_the_stock_changes_nothing_for_eleven() -> None:
+    game = Eleven.new(2, seed=11, dealer=1)
+    seat = game.to_move
+    assert seat == 0
+    before = game.view(seat)
+    choices = {level: choose("eleven", before, level, 3, QUICK) for level in LEVELS}
+    opponent_hand, stock = game.hands[1], game.stock
+    game.hands[1], game.stock = stock[:6], opponent_hand + stock[6:]
+    after = game.view(seat)
+    assert after == before
+    assert game.hands[1] != opponent_hand
+    for level in LEVELS:
+        assert choose("eleven", after, level, 3, QUICK) == choices[level]
+
+
+def test_unknown_game_level_or_turn_is_refused() -> None:
+    game = advanced("eleven", 1, 0)
+    assert game.to_move is not None
+    view = game.view(game.to_move)
+    snapshot = game.to_dict()
+    with pytest.raises(ValueError, match="no computer player"):
+        choose("poker", view, "easy", 1)
+    with pytest.raises(ValueError, match="unknown level"):
+        choose("eleven", view, "grandmaster", 1)
+    other = game.view(1 - game.to_move)
+    with pytest.raises(ValueError, match="no legal action"):
+        choose("eleven", other, "strong", 1)
+    assert game.to_dict() == snapshot
+
+
+@pytest.mark.parametrize(
+    ("seconds", "playouts"), [(None, None), (0.0, None), (-1.0, None), (None, 0), (9.0, None)]
+)
+def test_a_budget_needs_a_positive_bounded_amount(
+    seconds: float | None, playouts: int | None
+) -> None:
+    with pytest.raises(ValueError):
+        Budget(seconds=seconds, playouts=playouts)
+
+
+def test_default_budgets_are_the_documented_times() -> None:
+    assert DEFAULT_BUDGETS["normal"].seconds == 0.3
+    assert DEFAULT_BUDGETS["strong"].seconds == 1.0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_easy_is_instant(game_id: str) -> None:
+    game = advanced(game_id, 2, 4)
+    assert game.to_move is not None
+    view = game.view(game.to_move)
+    started = time.perf_counter()
+    for seed in range(20):
+        choose(game_id, view, "easy", seed)
+    assert (time.perf_counter() - started) / 20 < 0.005
+
+
+def test_a_time_budget_stops_the_search_in_time() -> None:
+    game = advanced("king", 0, 0)
+    assert game.to_move is not None
+    view = game.view(game.to_move)
+    started = time.perf_counter()
+    choose("king", view, "strong", 0, Budget(seconds=0.1))
+    assert time.perf_counter() - started < 0.6

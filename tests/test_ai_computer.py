@@ -1,0 +1,113 @@
+"""bot/computer.py: the process pool keeps the event loop free, and survives a broken pool."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import pytest
+
+from bot.computer import ComputerPlayer
+from games.ai import Budget, choose
+from tests.test_ai_positions import advanced
+
+
+def opening(game_id: str) -> dict[str, Any]:
+    """The view of the first seat with a real choice in a fresh match."""
+    game = advanced(game_id, 3, 0)
+    assert game.to_move is not None
+    return game.view(game.to_move)
+
+
+async def test_other_work_goes_on_while_a_strong_search_runs() -> None:
+    view = opening("king")
+    computer = ComputerPlayer(workers=1, budgets={"strong": Budget(seconds=0.8)})
+    try:
+        await computer.choose("king", view, "easy", 0)  # no pool needed for easy
+        ticks = 0
+        searching = asyncio.create_task(computer.choose("king", view, "strong", 1))
+
+        async def other_session() -> None:
+            nonlocal ticks
+            while not searching.done():
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        await asyncio.gather(searching, other_session())
+        assert searching.result() in view["legal"]
+        # ~0.8 s of search (plus the worker's start) at one tick per 10 ms.
+        assert ticks >= 30
+    finally:
+        computer.close()
+
+
+async def test_the_pool_gives_the_same_choice_as_the_search_in_process() -> None:
+    view = opening("eleven")
+    budget = Budget(playouts=30)
+    computer = ComputerPlayer(workers=1, budgets={"normal": budget})
+    try:
+        chosen = await computer.choose("eleven", view, "normal", 5)
+    finally:
+        computer.close()
+    assert chosen == choose("eleven", view, "normal", 5, budget)
+
+
+class BrokenPool(Executor):
+    """An executor whose workers have died: every submission fails as a broken pool."""
+
+    def __init__(self) -> None:
+        self.shut = False
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(BrokenProcessPool("a worker died"))
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.shut = True
+
+
+async def test_a_broken_pool_is_replaced_and_the_decision_falls_back_to_easy() -> None:
+    view = opening("two_ten_jack")
+    made: list[Executor] = []
+
+    def factory(workers: int) -> Executor:
+        pool: Executor = BrokenPool() if not made else ThreadPoolExecutor(workers)
+        made.append(pool)
+        return pool
+
+    budget = Budget(playouts=20)
+    computer = ComputerPlayer(workers=1, budgets={"strong": budget}, executor_factory=factory)
+    try:
+        fallback = await computer.choose("two_ten_jack", view, "strong", 9)
+        assert fallback == choose("two_ten_jack", view, "easy", 9)
+        broken = made[0]
+        assert isinstance(broken, BrokenPool) and broken.shut
+        searched = await computer.choose("two_ten_jack", view, "strong", 9)
+        assert searched == choose("two_ten_jack", view, "strong", 9, budget)
+        assert len(made) == 2
+    finally:
+        computer.close()
+
+
+async def test_bad_requests_are_refused_before_reaching_the_pool() -> None:
+    view = opening("eleven")
+    made: list[int] = []
+
+    def factory(workers: int) -> Executor:
+        made.append(workers)
+        return ThreadPoolExecutor(workers)
+
+    computer = ComputerPlayer(workers=1, executor_factory=factory)
+    with pytest.raises(ValueError):
+        await computer.choose("eleven", view, "godlike", 0)
+    with pytest.raises(ValueError):
+        await computer.choose("chess", view, "strong", 0)
+    with pytest.raises(ValueError):
+        await computer.choose("eleven", {**view, "legal": []}, "strong", 0)
+    assert made == []
+    computer.close()
+    with pytest.raises(RuntimeError):
+        await computer.choose("eleven", view, "easy", 0)

@@ -1,0 +1,119 @@
+"""The determinized Monte-Carlo search on a toy game whose right answer is known."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.ai.playbook import random_rollout, score_margin
+from games.ai.search import Budget, Playout, clearly_better, search
+from games.base import Event, Game, View
+
+
+class Gamble(Game):
+    """Seat 0 takes 1 point ("safe") or bets on a face-down card: red +3, black −3."""
+
+    id = "gamble_test"
+    min_players = 2
+    max_players = 2
+    reds: ClassVar[int] = 1
+    samples: ClassVar[int] = 0
+
+    hidden: str
+
+    def deck_cards(self) -> list[str]:
+        return ["AH", "KH", "QH", "JH"][: self.reds] + ["AS", "KS", "QS"][: 4 - self.reds]
+
+    def _deal(self, deck: list[str]) -> None:
+        self.hidden = deck[0]
+        self.turn = 0
+
+    def legal_actions(self, seat: int) -> list[str]:
+        return ["safe", "gamble"] if seat == self.turn and self.result is None else []
+
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        if action == "safe":
+            self.scores[0] += 1
+        else:
+            self.scores[0] += 3 if self.hidden[1] == "H" else -3
+        return [self._finish([0])]
+
+    def view(self, seat: int | None) -> View:
+        return self.base_view(seat)
+
+    def hidden_cards(self, seat: int | None) -> set[str]:
+        return {self.hidden}
+
+    def card_zones(self) -> dict[str, list[str]]:
+        return {"hidden": [self.hidden]}
+
+    @classmethod
+    def determinize(cls, view: View, rng: random.Random) -> Gamble:
+        Gamble.samples += 1
+        game = cls.new(2, seed=rng.randrange(1 << 30), dealer=0)
+        game.hidden = rng.choice(game.deck_cards())
+        return game
+
+
+def gamble_with(reds: int) -> type[Gamble]:
+    return type(f"Gamble{reds}", (Gamble,), {"reds": reds})
+
+
+PLAYOUT = Playout(rollout=random_rollout, outcome=score_margin, max_moves=10)
+
+
+def decide(reds: int, budget: Budget, prior: str | None = None, seed: int = 0) -> str:
+    game_cls = gamble_with(reds)
+    view: dict[str, Any] = game_cls.new(2, seed=seed, dealer=0).view(0)
+    return search(game_cls, view, view["legal"], PLAYOUT, budget, random.Random(seed), prior)
+
+
+def test_the_search_plays_safe_against_bad_odds_and_bets_on_good_ones() -> None:
+    assert decide(1, Budget(playouts=300)) == "safe"  # bet worth 3·¼ − 3·¾ < 1
+    assert decide(4, Budget(playouts=300)) == "gamble"  # a sure +3
+
+
+def test_a_rule_of_thumb_is_overruled_only_by_a_clear_gain() -> None:
+    assert decide(4, Budget(playouts=300), prior="safe") == "gamble"
+    assert decide(1, Budget(playouts=2), prior="gamble") == "gamble"  # one round proves nothing
+
+
+def test_a_playout_budget_bounds_the_sampled_worlds() -> None:
+    Gamble.samples = 0
+    decide(2, Budget(playouts=40))
+    assert Gamble.samples == 20  # two candidates per world
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    ticks = iter(range(1_000_000))
+    game_cls = gamble_with(2)
+    view = game_cls.new(2, seed=0, dealer=0).view(0)
+    Gamble.samples = 0
+    search(
+        game_cls,
+        view,
+        view["legal"],
+        PLAYOUT,
+        Budget(seconds=0.01),
+        random.Random(0),
+        clock=lambda: next(ticks) * 0.001,
+    )
+    assert 1 <= Gamble.samples <= 5
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(-50, 50), min_size=2, max_size=30), st.floats(0.5, 10))
+def test_a_constant_gain_is_clear_and_no_gain_is_not(values: list[float], gain: float) -> None:
+    assert clearly_better([v + gain for v in values], values)
+    assert not clearly_better(values, values)
+    assert not clearly_better([v - gain for v in values], values)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_is_reproducible_for_a_seed(seed: int) -> None:
+    first = decide(2, Budget(playouts=30), seed=seed)
+    assert decide(2, Budget(playouts=30), seed=seed) == first

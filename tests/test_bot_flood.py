@@ -1,0 +1,63 @@
+"""Flood limits: a busy group gets few, coalesced edits and never a 429."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.telegram_io import Pacing
+from tests.conftest import RandomComputer
+from tests.fake_telegram import FakeTelegram, FloodLimits
+from tests.fakeapi.harness import start_harness
+
+SCALE = 30.0  # two real seconds are one Telegram minute
+
+
+async def test_busy_group_stays_under_the_flood_limit(db_dir: Path) -> None:
+    fake = FakeTelegram(flood=FloodLimits(group_per_minute=6, private_per_second=1, scale=SCALE))
+    await fake.start()
+    pacing = Pacing(group=(6, 60.0 / SCALE), private=(1, 1.0 / SCALE))
+    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
+    try:
+        alice = fake.user("Alice")
+        group = fake.group("Busy")
+        await harness.command(alice, fake.private(alice).id, "/start")
+        await harness.command(alice, group.id, "/new oh_hell")
+        table = fake.last_message(group.id)
+        assert table is not None
+        for _ in range(4):
+            await harness.press(alice, table, "comps:1")
+            await harness.press(alice, table, "comp:1:easy")
+        started = len(fake.calls)
+        await harness.press(alice, table, "start:1")
+        for _ in range(8):
+            session = await harness.kol.manager.get(1)
+            if session.status != "running":
+                break
+            hand = fake.last_message(alice.id, containing="🃏")
+            assert hand is not None
+            moves = [
+                b["callback_data"]
+                for b in hand.buttons()
+                if b.get("callback_data", "").startswith("1:")
+            ]
+            await harness.press(alice, hand, moves[0])
+        session = await harness.kol.manager.get(1)
+        group_calls = [
+            c
+            for c in fake.calls
+            if c.chat_id == group.id and c.method in ("sendMessage", "editMessageText")
+        ]
+        assert all(c.ok for c in group_calls), [c.error for c in group_calls if not c.ok]
+        # every move re-renders the table, but only the newest render is sent
+        edits_in_play = [c for c in fake.calls[started:] if c in group_calls]
+        assert len(edits_in_play) < session.moves, (session.moves, len(edits_in_play))
+        # and the table shows the final state
+        lang = await harness.kol.langs.of_chat(group.id)
+        assert table.text == harness.kol.presenter.table_screen(session, lang).text
+        # the sends and edits in any one (compressed) minute stay within the limit
+        times = sorted(c.at for c in group_calls)
+        window = 60.0 / SCALE
+        assert max(sum(1 for u in times if t <= u < t + window) for t in times) <= 6
+    finally:
+        await harness.stop()
+        await fake.stop()

@@ -1,0 +1,69 @@
+"""Golden snapshots of the key messages in both languages (tests/golden/bot_*.txt).
+
+A seeded game is rendered as a person would see it: the text, then one line
+per button row. Regenerate after an intended change with
+``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/test_bot_golden.py`` and read
+the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.render.common import Screen
+from bot.render.lobby import render_lobby, render_settings
+from bot.render.result import render_result
+from bot.render.table import render_hand, render_table
+from bot.sessions import Player
+from games import REGISTRY
+
+GOLDEN = Path(__file__).with_name("golden")
+SEATS = [
+    Player(11, "Алиса", None),
+    Player(12, "Bob & <Co>", None),
+    Player(None, "Computer (easy)", "easy"),
+    Player(None, "Computer (strong)", "strong"),
+]
+
+
+def snapshot(screen: Screen) -> str:
+    """The screen as plain text: message, then ``[label → data]`` per row."""
+    rows = [" ".join(f"[{b.label} → {b.data or b.url}]" for b in row) for row in screen.rows]
+    return "\n".join([screen.text, "---", *rows]) + "\n"
+
+
+def screens(lang: str) -> dict[str, Screen]:
+    """The key messages of one seeded King match."""
+    king = REGISTRY["king"]
+    options = king.validate_options(4, {})
+    game = king.new(4, options, seed=2026, dealer=3)
+    for _ in range(6):  # a trick and a half
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seat, game.legal_actions(seat)[0])
+    seat = game.to_move
+    assert seat is not None
+    return {
+        "lobby": render_lobby(
+            5, "king", "group", SEATS[:3], 4, king.options_schema, options, 300, lang
+        ),
+        "settings": render_settings(5, "king", king.options_schema, options, 300, lang),
+        "table": render_table(5, game.view(None), SEATS, lang, "https://t.me/koloda_bot?start=h5"),
+        "hand": render_hand(5, 42, game.view(seat), SEATS, lang, with_table=False),
+        "result": render_result(
+            5, "king", {"scores": [440, -420, -110, 90], "winners": [0]}, SEATS, lang
+        ),
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("name", ["lobby", "settings", "table", "hand", "result"])
+def test_golden_message(name: str, lang: str) -> None:
+    text = snapshot(screens(lang)[name])
+    path = GOLDEN / f"bot_{name}_{lang}.txt"
+    if os.environ.get("KOLODA_UPDATE_GOLDEN") == "1" or not path.exists():
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
