@@ -142,5 +142,11 @@ async def register_commands(app: KolodaApp) -> None:
 
 def run(settings: Settings, computer: Computer) -> None:
     """Start polling until interrupted."""
-    app = build_application(settings, computer)
+    if settings.flood_limits:
+        app = build_application(settings, computer)
+    else:  # a fake Bot API without limits (the load benchmark): measure raw capacity
+        unlimited = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        app = build_application(
+            settings, computer, pacing=Pacing(None, None), rate_limiter=unlimited
+        )
     app.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -4,6 +4,11 @@
 token is appended to; default ``https://api.telegram.org/bot``) and
 ``DATABASE_URL`` (default ``sqlite:///koloda.sqlite3``). A missing or bad value
 raises :class:`ConfigError` with one line a person can act on.
+
+``KOLODA_FLOOD_LIMITS=off`` lifts the bot's own pacing of sends and edits
+(Telegram's flood limits). Only for a local fake Bot API that enforces none,
+such as the load benchmark (bench/load.py) measuring raw capacity; production
+keeps the limits (the default, ``on``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class Settings:
     token: str
     api_url: str
     database_url: str
+    flood_limits: bool = True
 
     @property
     def base_url(self) -> str:
@@ -58,4 +64,9 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         raise ConfigError(
             f"DATABASE_URL must look like sqlite:///path/to/file.sqlite3, not {database_url!r}"
         )
-    return Settings(token=token, api_url=api_url, database_url=database_url)
+    limits = env.get("KOLODA_FLOOD_LIMITS", "").strip().lower() or "on"
+    if limits not in ("on", "off"):
+        raise ConfigError(f"KOLODA_FLOOD_LIMITS must be on or off, not {limits!r}")
+    return Settings(
+        token=token, api_url=api_url, database_url=database_url, flood_limits=limits == "on"
+    )

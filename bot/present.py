@@ -63,14 +63,30 @@ class Presenter:
         self.io = io
         self.langs = langs
         self.username = ""
+        # session → (deal number now being played, points of the deal before it)
+        self._deal_scores: dict[int, tuple[int, list[Any]]] = {}
 
     def link(self, payload: str) -> str:
         """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
         return f"https://t.me/{self.username}?start={payload}"
 
     async def on_outcome(self, outcome: Outcome) -> None:
-        """Manager subscriber: re-render after computer moves and timeouts."""
+        """Render what a change produced (the manager's subscriber, and every human move)."""
+        for event in outcome.events:
+            if event.get("type") == "deal_end":
+                scores = event.get("deal_scores", event.get("scores"))
+                game = outcome.session.game
+                if scores is not None and game is not None:
+                    self._deal_scores[outcome.session.id] = (game.deal_no, list(scores))
         await self.refresh(outcome.session)
+
+    def view(self, session: Session, seat: int | None) -> dict[str, Any]:
+        """The seat's view, plus the last deal's points while the next deal is on."""
+        view = session.view(seat)
+        deal_no, scores = self._deal_scores.get(session.id, (-1, []))
+        if scores and view.get("deal_no") == deal_no and not view.get("finished"):
+            view["last_deal_scores"] = scores
+        return view
 
     async def refresh_players(self, session: Session) -> None:
         """Update only the players' own messages (the group is gone)."""
@@ -80,6 +96,9 @@ class Presenter:
         self, session: Session, *, repost_table: bool = False, with_table: bool = True
     ) -> None:
         """Bring every message of ``session`` up to date."""
+        over = session.status in ("finished", "cancelled")
+        if over:
+            self._deal_scores.pop(session.id, None)
         if with_table and session.kind == "group" and session.chat_id is not None:
             lang = await self.langs.of_chat(session.chat_id)
             self.io.show(
@@ -89,6 +108,7 @@ class Presenter:
                 self.table_screen(session, lang),
                 session.version,
                 repost=repost_table,
+                final=over,
             )
         for seat, player in enumerate(session.seats):
             if player.user_id is None:
@@ -105,19 +125,11 @@ class Presenter:
                     session.version,
                     # a group table that ends only updates hand messages already there
                     edit_only=session.kind == "group" and session.status != "running",
+                    final=over,
                 )
-            ephemeral = self.io.has_ephemeral(session.id, seat)
-            if ephemeral is not None:
-                chat_id, user_id, message_id = ephemeral
-                self.io.show_ephemeral(
-                    session.id,
-                    seat,
-                    chat_id,
-                    user_id,
-                    message_id,
-                    self.hand_screen(session, seat, lang, False),
-                    session.version,
-                )
+            if self.io.has_ephemeral(session.id, seat):
+                hand = self.hand_screen(session, seat, lang, False)
+                self.io.show_ephemeral(session.id, seat, hand, session.version, final=over)
 
     def table_screen(self, session: Session, lang: str) -> Screen:
         """The group message: lobby, table or result."""
@@ -126,7 +138,7 @@ class Presenter:
         if session.status == "running" and session.game is not None:
             return render_table(
                 session.id,
-                session.view(None),
+                self.view(session, None),
                 session.seats,
                 lang,
                 self.link(f"h{session.id}") if self.username else None,
@@ -168,7 +180,7 @@ class Presenter:
         return render_hand(
             session.id,
             session.version,
-            session.view(seat),
+            self.view(session, seat),
             session.seats,
             lang,
             with_table=with_table,

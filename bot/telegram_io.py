@@ -62,9 +62,15 @@ class _Slot:
     worker: asyncio.Task[None] | None = None
     repost: bool = False
     edit_only: bool = False
+    final: bool = False  # the session is over: forget the slot once delivered
 
 
 ChatGone = Callable[[int], Awaitable[None]]
+
+
+def ephemeral_purpose(seat: int) -> str:
+    """The slot of a seat's ephemeral hand (kept in memory only, never stored)."""
+    return f"eph:{seat}"
 
 
 def _not_modified(error: BadRequest) -> bool:
@@ -106,13 +112,16 @@ class TelegramIO:
         *,
         repost: bool = False,
         edit_only: bool = False,
+        final: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins).
 
-        ``edit_only`` updates the message if there is one but never posts it.
+        ``edit_only`` updates the message if there is one but never posts it;
+        ``final`` (the session is over) lets the slot go once delivered.
         """
         slot = self._slot(session_id, purpose, chat_id)
         slot.edit_only = edit_only and not repost
+        slot.final = final
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
@@ -120,34 +129,30 @@ class TelegramIO:
         self._wake(slot)
 
     def show_ephemeral(
-        self,
-        session_id: int,
-        seat: int,
-        chat_id: int,
-        user_id: int,
-        message_id: int,
-        screen: Screen,
-        version: int,
+        self, session_id: int, seat: int, screen: Screen, version: int, *, final: bool = False
     ) -> None:
-        """Keep an ephemeral hand message current (edited, never re-posted)."""
-        slot = self._slot(session_id, f"eph:{seat}", chat_id)
-        slot.ephemeral_for, slot.message_id, slot.loaded = user_id, message_id, True
-        self.show(session_id, f"eph:{seat}", chat_id, screen, version)
+        """Keep the seat's ephemeral hand current (edited, never re-posted), if it has one."""
+        slot = self._slots.get((session_id, ephemeral_purpose(seat)))
+        if slot is not None and slot.ephemeral_for is not None:
+            self.show(session_id, slot.purpose, slot.chat_id, screen, version, final=final)
 
     def track_ephemeral(
         self, session_id: int, seat: int, chat_id: int, user_id: int, message_id: int, shown: Screen
     ) -> None:
         """Remember an ephemeral hand just sent showing ``shown``, to keep it current."""
-        slot = self._slot(session_id, f"eph:{seat}", chat_id)
+        slot = self._slot(session_id, ephemeral_purpose(seat), chat_id)
         slot.ephemeral_for, slot.message_id, slot.loaded = user_id, message_id, True
         slot.delivered = shown.key()
 
-    def has_ephemeral(self, session_id: int, seat: int) -> tuple[int, int, int] | None:
-        """(chat, user, message) of the seat's ephemeral hand, if one was sent."""
-        slot = self._slots.get((session_id, f"eph:{seat}"))
-        if slot is None or slot.ephemeral_for is None or slot.message_id is None:
-            return None
-        return slot.chat_id, slot.ephemeral_for, slot.message_id
+    def has_ephemeral(self, session_id: int, seat: int) -> bool:
+        """True if the seat's ephemeral hand is being kept current."""
+        slot = self._slots.get((session_id, ephemeral_purpose(seat)))
+        return slot is not None and slot.ephemeral_for is not None
+
+    @property
+    def slots(self) -> int:
+        """How many messages are being kept current (finished sessions let theirs go)."""
+        return len(self._slots)
 
     def forget(self, session_id: int, purpose: str) -> None:
         """Drop a slot (its message is no longer ours to update)."""
@@ -227,6 +232,10 @@ class TelegramIO:
                     return
         except Exception:
             log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
+        finally:
+            key = (slot.session_id, slot.purpose)
+            if slot.final and slot.pending is None and self._slots.get(key) is slot:
+                del self._slots[key]
 
     async def _load(self, slot: _Slot) -> None:
         for ref in await self.manager.messages(slot.session_id):

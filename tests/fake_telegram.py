@@ -203,6 +203,10 @@ class FakeTelegram:
         self._query_ids = itertools.count(1)
         self._injected: list[Injected] = []
         self._sends: dict[int, deque[float]] = defaultdict(deque)
+        #: keep every call in :attr:`calls` (a long benchmark turns it off to stay flat)
+        self.keep_calls = True
+        #: called with every answered call (after ``messages`` is updated)
+        self.listeners: list[Callable[[Call], None]] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -245,6 +249,14 @@ class FakeTelegram:
         self.chats[chat.id] = chat
         self.admins[chat.id] = {u.id for u in admins}
         return chat
+
+    def seed_message(
+        self, chat_id: int, text: str, reply_markup: dict[str, Any] | None = None
+    ) -> StoredMessage:
+        """A message the bot sent earlier (e.g. before a restart), without a call."""
+        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), text, reply_markup)
+        self.messages[(chat_id, stored.message_id)] = stored
+        return stored
 
     def private(self, user: FakeUser) -> FakeChat:
         """The user's private chat with the bot."""
@@ -485,12 +497,17 @@ class FakeTelegram:
             body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
             if retry_after is not None:
                 body["parameters"] = {"retry_after": retry_after}
-            self.calls.append(call)
-            await self._notify()
+            await self._record(call)
             return web.json_response(body, status=code)
-        self.calls.append(call)
-        await self._notify()
+        await self._record(call)
         return web.json_response({"ok": True, "result": call.result})
+
+    async def _record(self, call: Call) -> None:
+        if self.keep_calls:
+            self.calls.append(call)
+        for listener in self.listeners:
+            listener(call)
+        await self._notify()
 
     def _failure(self, method: str, params: dict[str, Any]) -> tuple[int, str, int | None] | None:
         injected = self._injected_error(method, params)

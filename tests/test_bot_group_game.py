@@ -65,6 +65,7 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
 
     users = {alice.id: alice, bob.id: bob}
     presses = 0
+    seen_last_deal = False
     while True:
         session = await harness.kol.manager.get(1)
         if session.status != "running":
@@ -81,13 +82,15 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
         assert answer.params.get("text") in (None, ""), answer.params
         await harness.settle()
         presses += 1
+        seen_last_deal = seen_last_deal or "Last deal: Alice" in lobby.text
     assert session.status == "finished"
-    print("presses", presses, len(fake.calls))
     assert presses > 50
+    assert seen_last_deal  # every deal's points are shown during the next one
     group_messages = fake.chat_messages(group.id)
     assert len(group_messages) == 1, [m.text[:40] for m in group_messages]
     assert "game over" in lobby.text and "🏆" in lobby.text
     assert any(b.get("callback_data") == "again:1" for b in lobby.buttons())
+    assert harness.kol.io.slots == 0  # nothing of a finished match is kept in memory
     # the tally counts the match for both humans
     rows = await harness.kol.manager.chat_tally(group.id, "king")
     assert {r.user_id for r in rows} >= {alice.id, bob.id}

@@ -32,7 +32,7 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
     user = update.effective_user
     assert user is not None
     outcome = await kol.manager.act(move.session, user.id, move.version, move.action)
-    await kol.presenter.refresh(outcome.session)
+    await kol.presenter.on_outcome(outcome)
     return None
 
 

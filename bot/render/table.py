@@ -120,7 +120,8 @@ def _board(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[s
 
 
 def _last_deal(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[str]:
-    """What ended the previous deal: Fifteen's showdown, Mau-Mau's or Rummy's last deal."""
+    """What the previous deal brought: Fifteen's showdown, Mau-Mau's or Rummy's last deal,
+    or (``last_deal_scores``, which the presenter adds) every seat's points."""
     showdown = view.get("last_showdown")
     if showdown:
         shown = ", ".join(
@@ -143,7 +144,13 @@ def _last_deal(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> li
         ]
     last = view.get("last_deal")
     if not last:
-        return []
+        scores = view.get("last_deal_scores")  # added by the front end from deal_end events
+        if not scores:
+            return []
+        shown = ", ".join(
+            f"{seat_name(seats[i], lang)} {scores_line([v])[0]}" for i, v in enumerate(scores)
+        )
+        return [t(lang, "last-deal-scores", scores=shown)]
     winner = last.get("finisher", last.get("winner"))
     if winner is None:
         return [t(lang, "last-deal-void")]

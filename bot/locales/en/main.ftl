@@ -324,3 +324,4 @@ last-deal-void = Last deal: void, nobody scored
 last-deal-out = Last deal: { $winner } went out; cards left: { $penalties }
 last-deal-rummy = Last deal: { $winner } went rummy in one turn (double); cards left: { $penalties }
 timer-line = ⏰ { $timer } per move
+last-deal-scores = Last deal: { $scores }

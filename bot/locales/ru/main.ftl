@@ -329,3 +329,4 @@ last-deal-void = Прошлая сдача не состоялась, очков
 last-deal-out = Прошлая сдача: вышел { $winner }; осталось на руках: { $penalties }
 last-deal-rummy = Прошлая сдача: «скатерть» у игрока { $winner } (вдвойне); осталось на руках: { $penalties }
 timer-line = ⏰ { $timer } на ход
+last-deal-scores = Прошлая сдача: { $scores }
