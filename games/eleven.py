@@ -35,7 +35,8 @@ from typing import Any
 from games import Event, Game, Option, View, register
 from games.base import other_hands
 from games.cards import insert_sorted, is_card, make_deck, sort_hand
-from games.tricks import follow_suit, restore_base, trick_winner
+from games.sampling import sampled_game
+from games.tricks import follow_suit, trick_winner
 
 FIGURE_RANKS = "AKQJT"
 HAND_SIZE = 6
@@ -228,8 +229,7 @@ class Eleven(Game):
         """
         seat = view["seat"]
         opponent = 1 - seat
-        game = cls.__new__(cls)
-        restore_base(game, view, rng)
+        game = sampled_game(cls, view, rng)
         game.draws_in_row = view["multiplier"].bit_length() - 1
         game.trick = [list(play) for play in view["trick"]]
         game.history = [_copy_trick(done) for done in view["history"]]

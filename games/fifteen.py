@@ -44,6 +44,7 @@ from typing import Any
 from games import register
 from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import make_deck
+from games.sampling import sampled_game
 
 TARGET = 15
 
@@ -248,15 +249,7 @@ class Fifteen(Game):
         that stood on its first card alone holds a 10-value card (unless
         ``stand_on_any_card``).
         """
-        game = cls.__new__(cls)
-        game.players = 2
-        game.options = dict(view["options"])
-        game.seed = rng.randrange(2**31)
-        game.dealer = view["dealer"]
-        game.deal_no = view["deal_no"]
-        game.turn = view["to_move"]
-        game.scores = list(view["scores"])
-        game.result = copy_state(view["result"])
+        game = sampled_game(cls, view, rng)
         game.pot = view["pot"]
         game.chips = list(view["chips"])
         game.stood = list(view["stood"])

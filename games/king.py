@@ -73,7 +73,8 @@ from typing import Any
 from games import Event, Game, Option, View, register
 from games.base import copy_state, other_hands
 from games.cards import RANKS, SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
-from games.tricks import deal_unseen, follow_suit, restore_base, trick_winner, voids_known
+from games.sampling import deal_unseen, sampled_game
+from games.tricks import follow_suit, trick_winner, voids_known
 
 NEGATIVE = (
     "no_tricks",
@@ -462,8 +463,7 @@ class King(Game):
         playable at that moment.
         """
         seat = view["seat"]
-        game = cls.__new__(cls)
-        restore_base(game, view, rng)
+        game = sampled_game(cls, view, rng)
         for key in ("contract", "phase", "trumps", "penalty_left"):
             setattr(game, key, view[key])
         game.penalty = copy_state(view["penalty"])

@@ -75,7 +75,7 @@ from typing import Any
 from games import register
 from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import SUITS, deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
-from games.tricks import deal_unseen
+from games.sampling import deal_unseen, sampled_game
 
 #: Seats with the 32-card deck, and with a bigger one (RULES.md: "more with a bigger deck").
 SMALL_DECK_PLAYERS = 5
@@ -380,15 +380,7 @@ class MauMau(Game):
     @classmethod
     def determinize(cls, view: View, rng: random.Random) -> MauMau:
         """A full game matching ``view``: unseen cards dealt at random, honouring ``lacks``."""
-        game = cls.__new__(cls)
-        game.players = view["players"]
-        game.options = dict(view["options"])
-        game.seed = rng.randrange(2**31)
-        game.dealer = view["dealer"]
-        game.deal_no = view["deal_no"]
-        game.turn = view["to_move"]
-        game.scores = list(view["scores"])
-        game.result = copy_state(view["result"])
+        game = sampled_game(cls, view, rng)
         game.pile = list(view["discard"])
         game.suit = view["suit"]
         game.queen_lock = view["queen_lock"]

@@ -40,7 +40,8 @@ from typing import Any
 from games import Event, Game, Option, View, register
 from games.base import copy_state, other_hands
 from games.cards import deal_one_at_a_time, is_card, make_deck, sort_hand
-from games.tricks import deal_unseen, follow_suit, restore_base, trick_winner, voids_known
+from games.sampling import deal_unseen, sampled_game
+from games.tricks import follow_suit, trick_winner, voids_known
 
 DECK_SIZE = 52
 #: Points for making a bid exactly, on top of the bid itself.
@@ -244,8 +245,7 @@ class OhHell(Game):
         """A full game matching ``view``: unseen cards dealt at random to the
         other hands and the stock, never a suit to a seat that showed it void."""
         seat = view["seat"]
-        game = cls.__new__(cls)
-        restore_base(game, view, rng)
+        game = sampled_game(cls, view, rng)
         game.trump_card = view["trump_card"]
         game.phase = view["phase"]
         game.bids = list(view["bids"])

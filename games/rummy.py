@@ -87,7 +87,7 @@ from typing import Any
 from games import Event, Game, Option, View, register
 from games.base import copy_state
 from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
-from games.tricks import deal_unseen, restore_base
+from games.sampling import deal_unseen, sampled_game
 
 #: Ranks in run order: the ace is low only.
 RUN_RANKS = "A23456789TJQK"
@@ -510,8 +510,7 @@ class Rummy(Game):
         """A full game matching ``view``: the unknown cards of the other hands
         (and of a stock never turned over) dealt at random."""
         seat = view["seat"]
-        game = cls.__new__(cls)
-        restore_base(game, view, rng)
+        game = sampled_game(cls, view, rng)
         game.melds = copy_state(view["melds"])
         game.discard = list(view["discard"])
         game.known = copy_state(view["known_cards"])

@@ -42,7 +42,8 @@ from typing import Any
 from games import Event, Game, Option, View, register
 from games.base import copy_state
 from games.cards import deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
-from games.tricks import deal_unseen, restore_base, trick_winner
+from games.sampling import deal_unseen, sampled_game
+from games.tricks import trick_winner
 
 SPECULATION = "AS"
 LEAD_AS_SPADE = "AS:spade"
@@ -299,8 +300,7 @@ class TwoTenJack(Game):
         """
         seat = view["seat"]
         players = view["players"]
-        game = cls.__new__(cls)
-        restore_base(game, view, rng)
+        game = sampled_game(cls, view, rng)
         game.trick = [list(play) for play in view["trick"]]
         game.led = view["led"]
         game.history = copy_state(view["history"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import tempfile
@@ -10,6 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import settings
+
+# CI runs the same examples every time (a red build is reproducible); local runs explore.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 if TYPE_CHECKING:  # the bot is imported only by the tests that run it
     from tests.fake_telegram import FakeTelegram
