@@ -57,8 +57,8 @@ TABLES: dict[str, Table] = {
     "eleven": Table(2, {"target": 50}, deals=2, seeds=10),
     "two_ten_jack": Table(3, {"target": 500}, deals=2, seeds=8),
     "fifteen": Table(2, {"chips": 100, "deals": 10}, deals=10, seeds=60),
-    "rummy": Table(2, {"target": 1000}, deals=1, seeds=16),
-    "mau_mau": Table(2, {"limit": 1000}, deals=2, seeds=40, lower_is_better=True),
+    "rummy": Table(2, {"target": 1000}, deals=1, seeds=40),
+    "mau_mau": Table(2, {"limit": 1000}, deals=2, seeds=280, lower_is_better=True),
     "oh_hell": Table(4, {}, deals=13, seeds=2),
     "king": Table(4, {}, deals=10, seeds=2),
 }

