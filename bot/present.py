@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.i18n import DEFAULT_LANGUAGE, language_from_code
-from bot.render.common import Screen, screen
+from bot.i18n import DEFAULT_LANGUAGE, language_from_code, t
+from bot.render.common import Screen, game_name, screen
 from bot.render.lobby import render_lobby
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table
@@ -65,6 +65,8 @@ class Presenter:
         self.username = ""
         # session → (deal number now being played, points of the deal before it)
         self._deal_scores: dict[int, tuple[int, list[Any]]] = {}
+        # session → seat → the human whose hand messages show that seat
+        self._owners: dict[int, dict[int, int]] = {}
 
     def link(self, payload: str) -> str:
         """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
@@ -78,6 +80,10 @@ class Presenter:
                 game = outcome.session.game
                 if scores is not None and game is not None:
                     self._deal_scores[outcome.session.id] = (game.deal_no, list(scores))
+            if event.get("type") == "seat_handed_over":
+                owner = self._owners.get(outcome.session.id, {}).get(event["seat"])
+                if owner is not None:
+                    await self.seat_released(outcome.session, event["seat"], owner, "timeouts")
         await self.refresh(outcome.session)
 
     def view(self, session: Session, seat: int | None) -> dict[str, Any]:
@@ -99,6 +105,7 @@ class Presenter:
         over = session.status in ("finished", "cancelled")
         if over:
             self._deal_scores.pop(session.id, None)
+            self._owners.pop(session.id, None)
         if with_table and session.kind == "group" and session.chat_id is not None:
             lang = await self.langs.of_chat(session.chat_id)
             self.io.show(
@@ -115,6 +122,8 @@ class Presenter:
                 continue
             if session.kind == "group" and session.status == "lobby":
                 continue
+            if not over:
+                self._owners.setdefault(session.id, {})[seat] = player.user_id
             lang = await self.langs.of_user(player.user_id)
             if await self.manager.reachable(player.user_id):
                 self.io.show(
@@ -130,6 +139,24 @@ class Presenter:
             if self.io.has_ephemeral(session.id, seat):
                 hand = self.hand_screen(session, seat, lang, False)
                 self.io.show_ephemeral(session.id, seat, hand, session.version, final=over)
+
+    async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
+        """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
+        messages say so and lose their buttons, and are not kept up to date any more."""
+        self._owners.get(session.id, {}).pop(seat, None)
+        lang = await self.langs.of_user(user_id)
+        gone = screen(t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)))
+        self.io.show(
+            session.id,
+            hand_purpose(seat),
+            user_id,
+            gone,
+            session.version,
+            edit_only=True,
+            final=True,
+        )
+        if self.io.has_ephemeral(session.id, seat):
+            self.io.show_ephemeral(session.id, seat, gone, session.version, final=True)
 
     def table_screen(self, session: Session, lang: str) -> Screen:
         """The group message: lobby, table or result."""

@@ -152,7 +152,10 @@ async def on_leave(kol: Koloda, update: Update, verb: Verb) -> str | None:
     """The Leave button (or /leave)."""
     user = update.effective_user
     assert user is not None
+    seat = (await kol.manager.get(verb.session)).seat_of(user.id)
     session = await kol.manager.leave(verb.session, user.id)
+    if session.status == "running" and seat is not None:  # a computer plays the seat now
+        await kol.presenter.seat_released(session, seat, user.id, "left")
     await kol.presenter.refresh(session)
     return t(await lang_of(kol, user), "left")
 

@@ -46,8 +46,27 @@ def _header(view: dict[str, Any], lang: str) -> list[str]:
         turned = view.get("trump_card")
         key = "trumps-turned" if turned else "trumps-line"
         lines.append(t(lang, key, suit=suit(trumps), card=cards([turned], lang) if turned else ""))
-    elif "trumps" in view and view.get("phase") in ("play", None) and not contract:
+    elif "trumps" in view and view.get("phase") in ("play", "bid", None) and not contract:
         lines.append(t(lang, "no-trumps"))
+    return lines + _stakes(view, lang)
+
+
+def _stakes(view: dict[str, Any], lang: str) -> list[str]:
+    """King: what each penalized item costs, or what the positive deal pays."""
+    lines = []
+    penalty = view.get("penalty")
+    if penalty:
+        costs = [
+            t(lang, "stake-numbered-trick", n=str(cost), k=item.removeprefix("trick_"))
+            if item.startswith("trick_")
+            else t(lang, f"stake-{item}", n=str(cost), card=cards(["KH"], lang))
+            for item, cost in penalty.items()
+        ]
+        lines.append(t(lang, "stakes-line", items=", ".join(costs)))
+    prize = view.get("prize")
+    if prize:
+        paid = [t(lang, f"prize-{item}", n=str(points)) for item, points in prize.items()]
+        lines.append(t(lang, "prize-line", items=", ".join(paid)))
     return lines
 
 
@@ -67,6 +86,8 @@ def _seat_line(view: dict[str, Any], seat: int, who: SeatLike, lang: str) -> str
     chips = view.get("chips")
     if chips is not None:
         parts.append(t(lang, "n-chips", n=chips[seat]))
+    if (view.get("stood") or [False] * (seat + 1))[seat]:
+        parts.append(t(lang, "stood-mark"))
     points = view.get("deal_points")
     if isinstance(points, list) and len(points) == view["players"] and points[seat]:
         parts.append(t(lang, "deal-points", points=scores_line([points[seat]])[0]))
@@ -90,12 +111,13 @@ def _board(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[s
         lines.append(t(lang, "penalty-left-line", n=view["penalty_left"]))
     if view.get("pot") is not None:
         lines.append(t(lang, "pot-line", n=view["pot"]))
-    if view.get("suit") and view.get("discard_top"):
+    if view.get("suit") and view.get("discard_top", " ")[0] == "J":  # a jack named the suit
         lines.append(t(lang, "suit-line", suit=suit(view["suit"])))
     for suit_code in "SHDC":
         row = (view.get("rows") or {}).get(suit_code)
         if row:
-            lines.append(f"{suit(suit_code)} {cards([row[0]], lang)} … {cards([row[-1]], lang)}")
+            ends = [row[0]] if row[0] == row[-1] else [row[0], row[-1]]
+            lines.append(f"{suit(suit_code)} {' … '.join(cards([end], lang) for end in ends)}")
     for index, meld in enumerate(view.get("melds") or []):
         shown = meld.get("cards", []) if isinstance(meld, dict) else meld
         lines.append(t(lang, "meld-line", n=index + 1, cards=cards(shown, lang)))
