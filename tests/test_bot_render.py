@@ -183,6 +183,14 @@ def test_table_message_shows_contract_turn_and_last_trick_in_both_languages() ->
     assert '<a href="tg://user?id=' in en  # the player to move is mentioned
 
 
+def test_fifteen_turn_line_offers_draw_or_stand() -> None:
+    game = REGISTRY["fifteen"].new(2, {}, seed=4)
+    people = [Player(1000 + i, f"P{i}", None) for i in range(2)]
+    en = render_table(1, game.view(None), people, "en", None).text
+    ru = render_table(1, game.view(None), people, "ru", None).text
+    assert "(draw or stand)" in en and "(взять или хватит)" in ru
+
+
 def test_result_lists_winner_first() -> None:
     people = seats(3)
     screen = render_result(4, "oh_hell", {"scores": [12, 40, -3], "winners": [1]}, people, "en")

@@ -202,7 +202,9 @@ def table_text(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> st
                 lang,
                 "turn-line",
                 who=mention(seats[to_move], lang),
-                phase=t_or(lang, f"phase-{phase}", phase),
+                phase=t_or(
+                    lang, f"phase-{view['game']}-{phase}", t_or(lang, f"phase-{phase}", phase)
+                ),
             ),
         ]
     return "\n".join(lines)
