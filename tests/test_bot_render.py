@@ -191,6 +191,19 @@ def test_fifteen_turn_line_offers_draw_or_stand() -> None:
     assert "(draw or stand)" in en and "(взять или хватит)" in ru
 
 
+def test_oh_hell_table_sums_the_bids_against_the_deal_size() -> None:
+    game = REGISTRY["oh_hell"].new(3, {}, seed=4, dealer=0)
+    people = [Player(1000 + i, f"P{i}", None) for i in range(3)]
+    game.apply(1, "bid:1")  # deal 1: one card each, bidding from the dealer's left
+    en = render_table(1, game.view(None), people, "en", None).text
+    ru = render_table(1, game.view(None), people, "ru", None).text
+    assert "Bids: 1 for 1 trick" in en and "Заявки: 1 из 1 взятки" in ru
+    game.apply(2, "bid:0")
+    game.apply(0, "bid:1")
+    ru = render_table(1, game.view(None), people, "ru", None).text
+    assert "Заявки: 2 из 1 взятки" in ru
+
+
 def test_result_lists_winner_first() -> None:
     people = seats(3)
     screen = render_result(4, "oh_hell", {"scores": [12, 40, -3], "winners": [1]}, people, "en")

@@ -109,6 +109,9 @@ def _board(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[s
         lines.append(t(lang, "discard-line", card=cards([view["discard_top"]], lang)))
     if view.get("penalty_left"):
         lines.append(t(lang, "penalty-left-line", n=view["penalty_left"]))
+    bids = [bid for bid in view.get("bids") or [] if bid is not None]
+    if bids and view.get("deal_size"):
+        lines.append(t(lang, "bids-total-line", bid=sum(bids), n=view["deal_size"]))
     if view.get("pot") is not None:
         lines.append(t(lang, "pot-line", n=view["pot"]))
     if view.get("suit") and view.get("discard_top", " ")[0] == "J":  # a jack named the suit

@@ -47,6 +47,10 @@ contract-lottery = Lottery
 trumps-line = Trumps: { $suit }
 trumps-turned = Trumps: { $suit } (turned up { $card })
 no-trumps = No trumps
+bids-total-line = Bids: { $bid } for { $n ->
+    [one] { $n } trick
+   *[other] { $n } tricks
+}
 stock-line = Stock: { $n }
 stock-top = Stock: { $n }, next card { $card }
 discard-line = Discard pile: { $card }

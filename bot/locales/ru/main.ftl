@@ -51,6 +51,10 @@ contract-lottery = Лотерея
 trumps-line = Козыри: { $suit }
 trumps-turned = Козыри: { $suit } (открыта { $card })
 no-trumps = Без козырей
+bids-total-line = Заявки: { $bid } из { $n ->
+    [one] { $n } взятки
+   *[other] { $n } взяток
+}
 stock-line = Колода: { $n }
 stock-top = Колода: { $n }, сверху { $card }
 discard-line = Сброс: { $card }
