@@ -6,9 +6,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import sqlite3
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +27,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from bot.config import Settings
 from bot.handlers import admin, buttons, lobby, play, score, start
 from bot.handlers.common import KEY, Koloda
+from bot.http import BoundedRequest
 from bot.i18n import LANGUAGES, t
 from bot.present import Languages, Presenter
 from bot.sessions import Computer, SessionManager
@@ -35,6 +38,12 @@ log = logging.getLogger(__name__)
 # Opt in to PTB's time periods as timedelta (RetryAfter.retry_after and friends); without it
 # PTB 22 warns on every flood-control error.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+# httpcore runs ``import sniffio`` on every request to learn the async library; sniffio is
+# not installed (nothing needs it), and a failed import searches sys.path again each time —
+# a fifth of the bot's CPU under load. Record the absence once; httpcore then assumes asyncio.
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 COMMANDS = (
     "new",
@@ -73,6 +82,7 @@ def build_application(
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        .request(BoundedRequest())
         .concurrent_updates(16)
         .post_init(startup)
         .post_shutdown(shutdown)

@@ -68,7 +68,18 @@ def catalog() -> Catalog:
 
 def t(lang: str, key: str, **args: Any) -> str:
     """Shortcut: message ``key`` in ``lang`` from the shared catalog."""
-    return catalog().text(lang, key, **args)
+    try:
+        # the catalog never changes, so a text is a function of its arguments; the
+        # type is part of the key because True == 1 but Fluent shows them differently
+        return _formatted(lang, key, tuple((k, type(v), v) for k, v in sorted(args.items())))
+    except TypeError:  # an unhashable argument: format it afresh
+        return catalog().text(lang, key, **args)
+
+
+@lru_cache(maxsize=4096)
+def _formatted(lang: str, key: str, args: tuple[tuple[str, type, Any], ...]) -> str:
+    """Message ``key`` in ``lang`` with ``args`` (name, type, value), remembered."""
+    return catalog().text(lang, key, **{name: value for name, _, value in args})
 
 
 def t_or(lang: str, key: str, fallback: str, **args: Any) -> str:

@@ -49,6 +49,8 @@ TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
+#: Languages and reachability remembered in memory (least recently used go first).
+PREFERENCES_CACHED = 50_000
 
 __all__ = [
     "INVITE_TTL",
@@ -166,6 +168,10 @@ class SessionManager:
         self._tasks: set[asyncio.Task[None]] = set()
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
         self._timers = TurnTimers(clock, self._on_expiry)
+        # (scope, id) → language or reachability: read on every render, written rarely
+        # and only through this manager, so the cache is kept exact by the writers.
+        self._preferences: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._preference_writes = 0
 
     # ------------------------------------------------------------ lifecycle
 
@@ -556,21 +562,54 @@ class SessionManager:
             raise Refusal("bad_option", "scope")
         if lang not in LANGUAGES:
             raise Refusal("bad_option", "lang")
-        await self._db.write(lambda tx: store.set_language(tx, scope, key, lang))
+        self._preference_writes += 1
+        try:
+            await self._db.write(lambda tx: store.set_language(tx, scope, key, lang))
+        finally:
+            self._preferences.pop((scope, key), None)
+        self._remember_preference((scope, key), lang)
 
     async def language(self, scope: str, key: int) -> str | None:
         """The stored language of a ``user`` or ``chat``, None if never set."""
         if scope not in ("user", "chat"):
             raise Refusal("bad_option", "scope")
-        return await store.language(self._db, scope, key)
+        found: str | None = await self._preference(
+            (scope, key), lambda: store.language(self._db, scope, key)
+        )
+        return found
 
     async def set_reachable(self, user_id: int, reachable: bool) -> None:
         """Mark the user's private chat reachable or not (after a 403)."""
-        await self._db.write(lambda tx: store.set_reachable(tx, user_id, reachable))
+        self._preference_writes += 1
+        try:
+            await self._db.write(lambda tx: store.set_reachable(tx, user_id, reachable))
+        finally:
+            self._preferences.pop(("reachable", user_id), None)
+        self._remember_preference(("reachable", user_id), reachable)
 
     async def reachable(self, user_id: int) -> bool:
         """True unless the user was marked unreachable."""
-        return await store.reachable(self._db, user_id)
+        found: bool = await self._preference(
+            ("reachable", user_id), lambda: store.reachable(self._db, user_id)
+        )
+        return found
+
+    async def _preference(self, key: tuple[str, int], read: Callable[[], Awaitable[Any]]) -> Any:
+        """A cached preference, else ``read()`` from the database (and cached)."""
+        if key in self._preferences:
+            self._preferences.move_to_end(key)
+            return self._preferences[key]
+        writes = self._preference_writes
+        value = await read()
+        if writes == self._preference_writes:  # no write raced the read: it is current
+            self._remember_preference(key, value)
+        return value
+
+    def _remember_preference(self, key: tuple[str, int], value: Any) -> None:
+        self._preferences[key] = value
+        self._preferences.move_to_end(key)
+        while len(self._preferences) > PREFERENCES_CACHED:
+            self._preferences.popitem(last=False)
 
     # ------------------------------------------------------------ committing
 

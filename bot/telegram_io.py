@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -33,6 +35,12 @@ from bot.render.common import Screen
 from bot.sessions import SessionManager
 
 log = logging.getLogger(__name__)
+
+#: Idle slots kept in memory (least recently shown are forgotten first). A
+#: forgotten slot is rebuilt on its next show from the stored message id, so
+#: thousands of idle games cost no memory; the price is one edit that may turn
+#: out "not modified".
+MAX_SLOTS = 2048
 
 
 @dataclass(frozen=True)
@@ -96,9 +104,11 @@ class TelegramIO:
         self.manager = manager
         self.pacing = pacing or Pacing()
         self.on_chat_gone = on_chat_gone
-        self._slots: dict[tuple[int, str], _Slot] = {}
-        self._sent: dict[int, deque[float]] = {}
-        self._chat_locks: dict[int, asyncio.Lock] = {}
+        self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
+        self._sent: dict[int, deque[float]] = {}  # paced chats with recent deliveries
+        self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     # ------------------------------------------------------------ public
 
@@ -199,10 +209,10 @@ class TelegramIO:
 
     def _slot(self, session_id: int, purpose: str, chat_id: int) -> _Slot:
         key = (session_id, purpose)
-        slot = self._slots.get(key)
+        slot = self._slots.pop(key, None)
         if slot is None or slot.chat_id != chat_id:
             slot = _Slot(session_id, purpose, chat_id)
-            self._slots[key] = slot
+        self._slots[key] = slot  # now the most recently shown
         return slot
 
     def _wake(self, slot: _Slot) -> None:
@@ -227,7 +237,8 @@ class TelegramIO:
                     if screen is None:
                         return
                     delivered = await self._deliver(slot, screen)
-                    self._sent.setdefault(slot.chat_id, deque()).append(time.monotonic())
+                    if self._limit(slot.chat_id) is not None:
+                        self._sent.setdefault(slot.chat_id, deque()).append(time.monotonic())
                 if not delivered:
                     return
         except Exception:
@@ -235,6 +246,27 @@ class TelegramIO:
         finally:
             key = (slot.session_id, slot.purpose)
             if slot.final and slot.pending is None and self._slots.get(key) is slot:
+                del self._slots[key]
+            self._forget_idle()
+
+    def _forget_idle(self) -> None:
+        """Drop the least recently shown idle slots beyond :data:`MAX_SLOTS`, and the
+        delivery times of chats that have been quiet for a whole pacing window."""
+        if len(self._sent) > MAX_SLOTS:
+            now = time.monotonic()
+            for chat_id, sent in list(self._sent.items()):
+                limit = self._limit(chat_id)
+                if limit is None or not sent or sent[-1] <= now - limit[1]:
+                    del self._sent[chat_id]
+        excess = len(self._slots) - MAX_SLOTS
+        if excess <= 0:
+            return
+        me = asyncio.current_task()
+        for key in list(itertools.islice(self._slots, excess)):
+            slot = self._slots[key]
+            idle = slot.worker is None or slot.worker.done() or slot.worker is me
+            # ephemeral hands live only here: they are never forgotten while shown
+            if idle and slot.pending is None and slot.ephemeral_for is None:
                 del self._slots[key]
 
     async def _load(self, slot: _Slot) -> None:
@@ -249,18 +281,26 @@ class TelegramIO:
         Deliveries are counted when they complete, so a request that waited in
         a queue or on the network is never counted earlier than Telegram saw it.
         """
-        limit = self.pacing.private if chat_id > 0 else self.pacing.group
+        limit = self._limit(chat_id)
         if limit is None:
             return
         allowed, window = limit
-        sent = self._sent.setdefault(chat_id, deque())
         while True:
+            sent = self._sent.get(chat_id)
+            if sent is None:
+                return
             now = time.monotonic()
             while sent and sent[0] <= now - window:
                 sent.popleft()
+            if not sent:
+                del self._sent[chat_id]  # a quiet chat costs no memory
             if len(sent) < allowed:
                 return
             await asyncio.sleep(sent[0] + window - now)
+
+    def _limit(self, chat_id: int) -> tuple[int, float] | None:
+        """(deliveries, per seconds) allowed in ``chat_id``, or None if unpaced."""
+        return self.pacing.private if chat_id > 0 else self.pacing.group
 
     # ------------------------------------------------------------ delivery
 

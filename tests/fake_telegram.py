@@ -17,6 +17,10 @@ message (``messages``), assigns message ids, answers like Telegram does
 ("message is not modified", "message to edit not found", 403 for users who
 never started the bot), can inject errors (:meth:`fail_next`) and can enforce
 flood limits on a compressed clock (``flood=FloodLimits(...)``).
+
+For long runs (bench/load.py, bench/soak.py): ``listeners`` are called with
+every answered call, ``keep_calls = False`` stops recording ``calls``, and
+:meth:`seed_message` plants a message as if the bot had sent it earlier.
 """
 
 from __future__ import annotations

@@ -1,0 +1,660 @@
+"""Load benchmark: the real ``python -m bot`` against the local fake Bot API.
+
+For each setting (game × G concurrent group games) a fresh bot process is
+started on a fresh SQLite file (WAL, synchronous=FULL) with its real PTB HTTP
+stack, pointed at the fake Bot API server (tests/fake_telegram.py), which runs
+here, in the load generator's event loop. Simulated humans with no think time
+press the move buttons of their private hand messages, reading the legal moves
+from the buttons the fake server holds. A move counts when the fake server
+sees the resulting edit of the group's table message; its latency is from the
+press (the update queued for ``getUpdates``) to that edit.
+
+The fake server enforces no flood limits here, so the bot runs with
+``KOLODA_FLOOD_LIMITS=off`` (no per-chat pacing, no AIORateLimiter throttle):
+this measures raw capacity. Production keeps the limits; the flood test
+(tests/test_load_flood.py) checks that nothing is lost under them.
+
+Printed per setting: moves/s, latency p50/p95/p99, Bot API calls per move,
+the bot's CPU % and peak RSS (and the load generator's CPU %). Then the idle
+part: the bot's RSS with 10,000 running but idle games in the database.
+
+    .venv/bin/python bench/load.py                       # 6 settings × 60 s + idle RSS
+    .venv/bin/python bench/load.py --seconds 20 --games 50 --only king
+    .venv/bin/python bench/load.py --profile /tmp/bot-profile.txt --games 50 --only eleven
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
+    sys.path[0] = str(ROOT)
+
+from tests.fake_telegram import Call, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
+
+MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
+GAMES = {"eleven": 2, "king": 4}
+EDIT_TIMEOUT = 15.0  # seconds to wait for the table edit after a press
+# ``python -m bot`` under a sampling profiler (py-spy is not installed): SIGPROF
+# fires every millisecond of the process's CPU time and the handler (which runs in
+# the main thread) counts the stack, so the counts are CPU, not waits. When the bot
+# stops, the top functions by own and by inclusive samples are written out.
+_PROFILED = """
+import collections, runpy, signal, sys
+own, inclusive, total = collections.Counter(), collections.Counter(), [0]
+def where(frame):
+    return f"{frame.f_code.co_filename.split('site-packages/')[-1]}:{frame.f_code.co_name}"
+def sample(signum, frame):
+    total[0] += 1
+    own[where(frame)] += 1
+    seen = set()
+    while frame is not None:
+        seen.add(where(frame))
+        frame = frame.f_back
+    inclusive.update(seen)
+signal.signal(signal.SIGPROF, sample)
+signal.setitimer(signal.ITIMER_PROF, 0.001, 0.001)
+try:
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    signal.setitimer(signal.ITIMER_PROF, 0, 0)
+    with open(sys.argv[1], "w") as out:
+        busy = max(1, total[0])
+        out.write(f"{total[0]} samples (ms of CPU)\\n\\nown:\\n")
+        for name, n in own.most_common(40):
+            out.write(f"{100 * n / busy:5.1f}%  {name}\\n")
+        out.write("\\ninclusive:\\n")
+        for name, n in inclusive.most_common(80):
+            out.write(f"{100 * n / busy:5.1f}%  {name}\\n")
+"""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------- the bot process
+
+
+class BotProcess:
+    """``python -m bot`` pointed at the fake server, with /proc readings."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(
+        cls, fake: FakeTelegram, database: Path, profile: str | None = None, timeout: float = 600
+    ) -> BotProcess:
+        """Start the bot and wait until it has registered its commands (it then polls)."""
+        env = {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.api_url,
+            "DATABASE_URL": f"sqlite:///{database}",
+            "PYTHONPATH": str(ROOT),
+            "LOG_LEVEL": "WARNING",
+            "KOLODA_FLOOD_LIMITS": "off",
+        }
+        command = [sys.executable, "-m", "bot"]
+        if profile:
+            command = [sys.executable, "-c", _PROFILED, profile]
+        ready = asyncio.Event()
+
+        def on_call(call: Call) -> None:
+            if call.method == "setMyCommands":
+                ready.set()
+
+        fake.listeners.append(on_call)
+        process = await asyncio.create_subprocess_exec(
+            *command, cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL
+        )
+        try:
+            await asyncio.wait_for(ready.wait(), timeout)
+        finally:
+            fake.listeners.remove(on_call)
+        return cls(process)
+
+    @property
+    def pid(self) -> int:
+        """The process id."""
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+
+    def rss_mb(self, key: str = "VmRSS") -> float:
+        """``VmRSS`` (now) or ``VmHWM`` (peak) in MiB."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+        raise KeyError(key)
+
+    async def stop(self) -> None:
+        """SIGTERM (graceful: a profile is written), SIGKILL after 60 s."""
+        if self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 60)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+
+    async def kill(self) -> None:
+        """SIGKILL, no warning (a crash)."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+
+
+def self_cpu_seconds() -> float:
+    """The load generator's own CPU time (it runs the fake server too)."""
+    times = os.times()
+    return times.user + times.system
+
+
+# ---------------------------------------------------------------- simulated tables
+
+
+@dataclass
+class Stats:
+    """What the measured window saw."""
+
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    api_calls: int = 0
+    refusals: int = 0
+    timeouts: int = 0
+    failed_calls: int = 0
+    matches: int = 0
+    recording: bool = False
+
+    def record(self, latency: float) -> None:
+        """One move whose table edit was seen."""
+        if self.recording:
+            self.moves += 1
+            self.latencies.append(latency)
+
+
+@dataclass
+class Press:
+    """A move button to press."""
+
+    user: FakeUser
+    message: StoredMessage
+    data: str
+    session: int
+    version: int
+
+
+class Table:
+    """One group chat with its human players, seen through the fake server."""
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        queries: dict[str, Table],
+        game: str,
+        number: int,
+        rng: random.Random,
+    ) -> None:
+        self.fake = fake
+        self.queries = queries
+        self.game = game
+        self.rng = rng
+        self.group = fake.group(f"{game} {number}")
+        self.players = [fake.user(f"P{number}x{i}") for i in range(GAMES[game])]
+        self.private = {u.id: fake.private(u) for u in self.players}
+        self.changed = asyncio.Event()
+        self.group_changes = 0
+        self.group_changed_at = 0.0
+        self.hands: dict[int, StoredMessage] = {}
+        self.result: StoredMessage | None = None
+        self.lobby: StoredMessage | None = None
+        self.session = 0
+        self.refused = 0
+        self.pressed: dict[str, Press] = {}  # query id → press, until answered
+        self.acked: list[Press] = []  # presses answered without a refusal
+        self.last_move_at = 0.0
+
+    def chats(self) -> Iterator[int]:
+        """Every chat this table's traffic goes to."""
+        yield self.group.id
+        yield from self.private
+
+    def seen(self, call: Call, message: StoredMessage | None) -> None:
+        """The fake answered a call in one of our chats."""
+        if message is not None and call.chat_id == self.group.id:
+            self.group_changes += 1
+            self.group_changed_at = time.perf_counter()
+            data = [b.get("callback_data") or "" for b in message.buttons()]
+            if any(d.startswith("again:") for d in data):
+                self.result = message
+            if any(d.startswith("start:") for d in data):
+                self.lobby = message
+        elif message is not None and any(MOVE.match(d) for d in _data(message)):
+            self.hands[message.chat_id] = message
+        self.changed.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait for any change at this table; False on timeout."""
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def until(self, condition: Any, timeout: float = 60.0) -> None:
+        """Wait until ``condition()`` holds."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline or not await self.wait(deadline - time.monotonic()):
+                if condition():
+                    return
+                raise TimeoutError(f"{self.group.title}: condition not met")
+
+    async def open(self) -> None:
+        """/start in every private chat, /new in the group, everyone joins, the creator deals."""
+        for user in self.players:
+            self.fake.push_command(user, self.private[user.id], "/start")
+        self.fake.push_command(self.players[0], self.group, f"/new {self.game}")
+        await self.until(lambda: self.lobby is not None)
+        assert self.lobby is not None
+        session = int(self.lobby.buttons()[0]["callback_data"].split(":")[1])
+        for user in self.players[1:]:
+            self.fake.push_callback(user, self.group, self.lobby.message_id, f"join:{session}")
+        lobby = self.lobby
+        await self.until(lambda: all(u.first_name in lobby.text for u in self.players))
+        self.fake.push_callback(self.players[0], self.group, lobby.message_id, f"start:{session}")
+        self.session = session
+        await self.until(lambda: self.next_press() is not None)
+
+    def next_press(self) -> Press | None:
+        """The move button of whoever is to move in the newest session, if drawn yet."""
+        best: Press | None = None
+        for user in self.players:
+            hand = self.hands.get(user.id)
+            if hand is None:
+                continue
+            for data in _data(hand):
+                match = MOVE.match(data)
+                if match is None:
+                    continue
+                session, version = int(match[1]), int(match[2])
+                if session < self.session:
+                    break
+                if best is None or (session, version) > (best.session, best.version):
+                    best = Press(user, hand, data, session, version)
+        if best is None:
+            return None
+        choices = [
+            d for d in _data(best.message) if d.startswith(f"{best.session}:{best.version}:")
+        ]
+        best.data = self.rng.choice(choices)
+        return best
+
+    async def play(self, stats: Stats, stop_at: float) -> None:
+        """Press, wait for the table edit and the next hand, again and again."""
+        last = (0, -1)
+        while time.perf_counter() < stop_at:
+            if self.result is not None and self.result.message_id and self._over():
+                await self.rematch(stats)
+                last = (0, -1)
+                continue
+            press = self.next_press()
+            if press is None or (press.session, press.version) <= last:
+                if not await self.wait(EDIT_TIMEOUT):
+                    stats.timeouts += 1
+                    if self.pressed:  # our press got no answer (the bot died): press again
+                        self.pressed.clear()
+                        last = (0, -1)
+                continue
+            before, refused = self.group_changes, self.refused
+            started = time.perf_counter()
+            self.session = press.session
+            query = self.fake.push_callback(
+                press.user, self.private[press.user.id], press.message.message_id, press.data
+            )
+            self.queries[query], self.pressed[query] = self, press
+            last = (press.session, press.version)
+            while self.group_changes == before and self.refused == refused:
+                if not await self.wait(EDIT_TIMEOUT):
+                    stats.timeouts += 1
+                    last = (0, -1)  # nothing came (the bot restarted?): press again
+                    break
+            if self.group_changes > before:
+                self.last_move_at = self.group_changed_at
+                stats.record(self.group_changed_at - started)
+            elif self.refused > refused and stats.recording:
+                stats.refusals += 1
+
+    def _over(self) -> bool:
+        """The newest session's result is on the table."""
+        assert self.result is not None
+        data = [b.get("callback_data") or "" for b in self.result.buttons()]
+        return any(d == f"again:{self.session}" for d in data)
+
+    def describe(self) -> str:
+        """Where this table is, for a report on a stuck table."""
+        hands = []
+        for user in self.players:
+            hand = self.hands.get(user.id)
+            shown = (
+                sorted({d.rsplit(":", 1)[0] for d in _data(hand) if MOVE.match(d)}) if hand else []
+            )
+            hands.append(f"{user.first_name}:{','.join(shown) or '-'}")
+        result = self.result is not None and self._over()
+        return (
+            f"{self.group.title}: session {self.session}, hands {' '.join(hands)}, "
+            f"result shown {result}, unanswered presses {len(self.pressed)}"
+        )
+
+    def answered(self, query: str, refused: bool) -> None:
+        """The bot answered one of our presses."""
+        press = self.pressed.pop(query, None)
+        if refused:
+            self.refused += 1
+        elif press is not None:
+            self.acked.append(press)
+        self.changed.set()
+
+    async def rematch(self, stats: Stats) -> None:
+        """Play again (a new session with the same seats)."""
+        assert self.result is not None
+        if stats.recording:
+            stats.matches += 1
+        old = self.session
+        self.fake.push_callback(self.players[0], self.group, self.result.message_id, f"again:{old}")
+        shown, self.result = self.result, None
+        try:
+            await self.until(lambda: (p := self.next_press()) is not None and p.session > old, 60)
+        except TimeoutError:  # the press was lost in a restart: press again
+            self.result = self.result or shown
+            return
+        press = self.next_press()
+        assert press is not None
+        self.session = press.session
+
+
+def _data(message: StoredMessage) -> list[str]:
+    return [b.get("callback_data") or "" for b in message.buttons()]
+
+
+class Traffic:
+    """Routes every answered call to its table and counts them."""
+
+    def __init__(self, fake: FakeTelegram, stats: Stats) -> None:
+        self.fake = fake
+        self.stats = stats
+        self.tables: dict[int, Table] = {}
+        self.queries: dict[str, Table] = {}
+        fake.listeners.append(self.on_call)
+
+    def add(self, table: Table) -> None:
+        """Follow ``table``'s chats."""
+        for chat_id in table.chats():
+            self.tables[chat_id] = table
+
+    def on_call(self, call: Call) -> None:
+        """Listener of the fake server."""
+        if call.method == "getUpdates":
+            return
+        if self.stats.recording:
+            self.stats.api_calls += 1
+            self.stats.failed_calls += not call.ok
+        if call.method == "answerCallbackQuery":
+            query = str(call.params.get("callback_query_id"))
+            asked = self.queries.pop(query, None)
+            if asked is not None:
+                asked.answered(query, bool(call.params.get("text")))
+            return
+        table = self.tables.get(call.chat_id or 0)
+        if table is None or not call.ok:
+            return
+        message = None
+        if call.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
+            result = call.result if isinstance(call.result, dict) else {}
+            key = (call.chat_id or 0, int(result.get("message_id") or call.params["message_id"]))
+            message = self.fake.messages.get(key)
+        table.seen(call, message)
+
+
+# ---------------------------------------------------------------- one setting
+
+
+@dataclass
+class Result:
+    """One setting's numbers."""
+
+    game: str
+    concurrent: int
+    seconds: float
+    moves: int
+    latencies: list[float]
+    api_calls: int
+    bot_cpu: float
+    gen_cpu: float
+    peak_rss: float
+    refusals: int
+    timeouts: int
+    failed_calls: int
+    matches: int
+
+    def row(self) -> str:
+        """A Markdown table row."""
+        lat = sorted(self.latencies) or [float("nan")]
+        per_move = self.api_calls / self.moves if self.moves else float("nan")
+        return (
+            f"| {self.game} | {self.concurrent} | {self.moves / self.seconds:.0f} "
+            f"| {_pct(lat, 50):.1f} | {_pct(lat, 95):.1f} | {_pct(lat, 99):.1f} "
+            f"| {per_move:.2f} | {self.bot_cpu:.0f} | {self.peak_rss:.0f} | {self.gen_cpu:.0f} "
+            f"| {self.moves} | {self.refusals}/{self.timeouts}/{self.failed_calls} |"
+        )
+
+
+HEADER = (
+    "| game | G | moves/s | p50 ms | p95 ms | p99 ms | API calls/move | bot CPU % "
+    "| bot peak RSS MiB | load-gen CPU % | moves | refused/timeouts/failed calls |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def _pct(values: list[float], p: float) -> float:
+    index = min(len(values) - 1, max(0, round(p / 100 * len(values)) - 1))
+    return values[index] * 1000
+
+
+async def run_setting(
+    game: str, concurrent: int, seconds: float, workdir: Path, profile: str | None, seed: int
+) -> Result:
+    """Start a fresh bot, open ``concurrent`` tables, measure ``seconds`` of play."""
+    fake = FakeTelegram()
+    fake.keep_calls = False
+    await fake.start()
+    stats = Stats()
+    traffic = Traffic(fake, stats)
+    database = workdir / f"load-{game}-{concurrent}.sqlite3"
+    bot = await BotProcess.start(fake, database, profile)
+    rng = random.Random(seed)
+    try:
+        tables = [Table(fake, traffic.queries, game, n, rng) for n in range(concurrent)]
+        for table in tables:
+            traffic.add(table)
+        await asyncio.gather(*(table.open() for table in tables))
+        await asyncio.sleep(0.5)
+        cpu0, gen0, wall0 = bot.cpu_seconds(), self_cpu_seconds(), time.perf_counter()
+        stats.recording = True
+        stop_at = wall0 + seconds
+        await asyncio.gather(*(table.play(stats, stop_at) for table in tables))
+        stats.recording = False
+        wall = time.perf_counter() - wall0
+        result = Result(
+            game,
+            concurrent,
+            wall,
+            stats.moves,
+            stats.latencies,
+            stats.api_calls,
+            100 * (bot.cpu_seconds() - cpu0) / wall,
+            100 * (self_cpu_seconds() - gen0) / wall,
+            bot.rss_mb("VmHWM"),
+            stats.refusals,
+            stats.timeouts,
+            stats.failed_calls,
+            stats.matches,
+        )
+    finally:
+        await bot.stop()
+        await fake.stop()
+    return result
+
+
+# ---------------------------------------------------------------- idle memory
+
+
+async def seed_idle_games(database: Path, fake: FakeTelegram, count: int) -> None:
+    """``count`` running two-player Eleven games, stored as the bot stores them.
+
+    Made with the bot's own SessionManager (faster than 10,000 lobbies through
+    Telegram); each table and hand message exists on the fake server and is
+    remembered in the database, as after a real game start.
+    """
+    from bot.sessions import SessionManager
+
+    class NoComputer:
+        async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+            raise AssertionError("no computer seats")
+
+    manager = await SessionManager.open(f"sqlite:///{database}", NoComputer(), cache_size=16)
+    try:
+
+        async def one(n: int) -> None:
+            group = fake.group(f"idle {n}")
+            alice, bob = fake.user(f"A{n}"), fake.user(f"B{n}")
+            fake.started.update((alice.id, bob.id))
+            session = await manager.create(group.id, "group", alice.id, alice.first_name, "eleven")
+            await manager.join(session.id, bob.id, bob.first_name)
+            await manager.start(session.id, alice.id)
+            refs = [("table", group.id), ("hand:0", alice.id), ("hand:1", bob.id)]
+            for purpose, chat_id in refs:
+                message = fake.seed_message(chat_id, "…")
+                await manager.set_message(session.id, purpose, chat_id, message.message_id)
+
+        for start in range(0, count, 200):
+            await asyncio.gather(*(one(n) for n in range(start, min(count, start + 200))))
+    finally:
+        await manager.close()
+
+
+async def idle_rss(workdir: Path, count: int) -> dict[str, float]:
+    """The bot's RSS: empty database, then ``count`` idle running games after a restart."""
+    fake = FakeTelegram()
+    fake.keep_calls = False
+    await fake.start()
+    calls = 0
+
+    def count_calls(call: Call) -> None:
+        nonlocal calls
+        calls += call.method != "getUpdates"
+
+    fake.listeners.append(count_calls)
+    numbers: dict[str, float] = {}
+    try:
+        empty = workdir / "idle-empty.sqlite3"
+        bot = await BotProcess.start(fake, empty)
+        await asyncio.sleep(3)
+        numbers["empty_rss"] = bot.rss_mb()
+        await bot.stop()
+
+        database = workdir / "idle.sqlite3"
+        started = time.perf_counter()
+        await seed_idle_games(database, fake, count)
+        numbers["seed_seconds"] = time.perf_counter() - started
+        calls = 0
+        started = time.perf_counter()
+        bot = await BotProcess.start(fake, database)
+        numbers["startup_seconds"] = time.perf_counter() - started
+        last, quiet = -1, 0
+        # the restart re-renders every open table (3 messages a game): wait until it is done
+        while not (calls >= 3 * count and quiet >= 2) and quiet < 60:
+            await asyncio.sleep(1)
+            quiet = quiet + 1 if calls == last else 0
+            last = calls
+        numbers["settled_seconds"] = time.perf_counter() - started
+        numbers["restore_calls"] = calls
+        numbers["idle_rss"] = bot.rss_mb()
+        numbers["idle_peak_rss"] = bot.rss_mb("VmHWM")
+        await bot.stop()
+    finally:
+        await fake.stop()
+    return numbers
+
+
+# ---------------------------------------------------------------- main
+
+
+def loadavg() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Run every setting, then the idle part; print a Markdown report."""
+    games = [args.only] if args.only else list(GAMES)
+    counts = [args.games] if args.games else [1, 10, 50]
+    print(f"# Koloda load benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(f"cores: {os.cpu_count()}, load average before: {loadavg()}, ", end="")
+    print(f"{args.seconds:.0f} s per setting")
+    print()
+    print(HEADER, flush=True)
+    with tempfile.TemporaryDirectory(prefix="koloda-load-") as tmp:
+        workdir = Path(tmp)
+        for game in games if not args.idle_only else ():
+            for concurrent in counts:
+                result = await run_setting(
+                    game, concurrent, args.seconds, workdir, args.profile, args.seed
+                )
+                print(result.row(), flush=True)
+        print(f"\nload average after: {loadavg()}")
+        if args.idle:
+            numbers = await idle_rss(workdir, args.idle)
+            print(
+                f"\nidle: empty database RSS {numbers['empty_rss']:.0f} MiB; "
+                f"{args.idle} running idle games (seeded in {numbers['seed_seconds']:.0f} s): "
+                f"start-up {numbers['startup_seconds']:.1f} s, re-render settled after "
+                f"{numbers['settled_seconds']:.0f} s ({numbers['restore_calls']:.0f} API calls), "
+                f"RSS {numbers['idle_rss']:.0f} MiB (peak {numbers['idle_peak_rss']:.0f} MiB)"
+            )
+
+
+def parse_args() -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per setting")
+    parser.add_argument("--games", type=int, default=0, help="only this G (default 1, 10, 50)")
+    parser.add_argument("--only", choices=sorted(GAMES), help="only this game")
+    parser.add_argument("--idle", type=int, default=10_000, help="idle games (0: skip)")
+    parser.add_argument("--idle-only", action="store_true", help="only the idle-RSS part")
+    parser.add_argument("--profile", help="sample the bot's CPU, report to this file")
+    parser.add_argument("--seed", type=int, default=1)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse_args()))

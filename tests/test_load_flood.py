@@ -1,0 +1,223 @@
+"""Under load: nothing lost to flood limits, and idle tables cost no memory.
+
+Flood limits, nothing lost: a four-human King match at full speed.
+
+The fake Bot API enforces Telegram-like limits on a compressed clock (20 sends
+and edits per minute per group, one per second per private chat, 429 with
+``retry_after`` beyond). The bot paces itself as in production, scaled to the
+same clock; its private-chat pacing allows short bursts (3 in 3 s), so the
+fake's 1-per-second private limit answers some deliveries with 429, which the
+bot must wait out and retry. The players press as soon as their hand message
+shows move buttons. At the end every press must have been applied, and every
+message must show the final state.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import bot.telegram_io
+from bot.present import TABLE, hand_purpose
+from bot.render.common import screen
+from bot.telegram_io import Pacing, TelegramIO
+from storage import MessageRef
+from tests.conftest import RandomComputer
+from tests.fake_telegram import FakeTelegram, FakeUser, FloodLimits, StoredMessage
+from tests.fakeapi.harness import Harness, start_harness
+
+SCALE = 60.0  # one real second is one Telegram minute
+MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
+
+pytestmark = pytest.mark.slow
+
+
+def move_buttons(message: StoredMessage | None) -> list[tuple[int, str]]:
+    """(version, data) of every move button on a message."""
+    found = []
+    for button in message.buttons() if message is not None else []:
+        match = MOVE.match(button.get("callback_data") or "")
+        if match:
+            found.append((int(match[2]), match[0]))
+    return found
+
+
+async def open_king(harness: Harness, players: list[FakeUser]) -> StoredMessage:
+    """/start for everyone, /new king in a group, three joins, deal; the table message."""
+    fake = harness.fake
+    group = fake.group("Flood")
+    for user in players:
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(players[0], group.id, "/new king")
+    table = fake.last_message(group.id)
+    assert table is not None
+    for user in players[1:]:
+        await harness.press(user, table, "join:1")
+    # the shorter programme: six negative deals and one lottery
+    for data in ("opt:1:positive:lottery", "back:1"):
+        await fake.answer(fake.push_callback(players[0], group, table.message_id, data))
+    await harness.settle()
+    assert "lottery" in table.text.lower() or "лотере" in table.text.lower(), table.text
+    await harness.press(players[0], table, "start:1")
+    return table
+
+
+async def hands(harness: Harness) -> dict[int, StoredMessage]:
+    """Seat → the seat's private hand message, as the bot remembers it."""
+    refs = await harness.kol.manager.messages(1)
+    return {
+        int(ref.purpose.split(":")[1]): harness.fake.messages[(ref.chat_id, ref.message_id)]
+        for ref in refs
+        if ref.purpose.startswith("hand:") and ref.chat_id is not None and ref.message_id
+    }
+
+
+async def test_king_at_full_speed_under_flood_limits_loses_nothing(
+    db_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    fake = FakeTelegram(flood=FloodLimits(group_per_minute=20, private_per_second=1, scale=SCALE))
+    await fake.start()
+    pacing = Pacing(group=(20, 60.0 / SCALE), private=(3, 3.0 / SCALE))
+    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
+    rng = random.Random(7)
+    try:
+        players = [fake.user(name) for name in ("Ann", "Ben", "Cat", "Dan")]
+        table = await open_king(harness, players)
+        by_seat = await hands(harness)
+        assert len(by_seat) == 4
+        presses, answers, last = 0, [], -1
+        while (await harness.kol.manager.get(1)).status == "running":
+            await fake.wait_until(
+                lambda last=last: (  # type: ignore[misc]
+                    any(v > last for m in by_seat.values() for v, _ in move_buttons(m))
+                    or "🏆" in table.text
+                ),
+                timeout=60,
+            )
+            if presses in (10, 30):  # Telegram says "too many requests" regardless of pacing
+                for method in ("editMessageText", "sendMessage"):
+                    fake.fail_next(method, 429, "Too Many Requests: retry after 1", retry_after=1)
+            if "🏆" in table.text:
+                break
+            seat, version = max(
+                ((s, v) for s, m in by_seat.items() for v, _ in move_buttons(m)),
+                key=lambda found: found[1],
+            )
+            choices = [d for v, d in move_buttons(by_seat[seat]) if v == version]
+            user = players[seat]
+            query = fake.push_callback(
+                user, fake.private(user), by_seat[seat].message_id, rng.choice(choices)
+            )
+            answers.append(query)
+            presses, last = presses + 1, version
+        await harness.settle(timeout=120)
+
+        session = await harness.kol.manager.get(1)
+        assert session.status == "finished"
+        # no action lost: every press was answered without a refusal and is in the move log
+        for query in answers:
+            answer = fake.answer_of(query)
+            assert answer is not None and not answer.params.get("text"), query
+        assert len(await harness.kol.manager.replay_log(1)) == presses == session.moves
+        # the limits were hit, and every 429 was waited out: each message shows the final state
+        assert any(not c.ok and c.error and c.error.startswith("Too Many") for c in fake.calls)
+        presenter, langs = harness.kol.presenter, harness.kol.langs
+        final = presenter.table_screen(session, await langs.of_chat(table.chat_id))
+        assert (table.text, table.buttons()) == (final.text, _buttons(final))
+        assert "🏆" in table.text  # the result is on the table
+        for seat, message in (await hands(harness)).items():
+            lang = await langs.of_user(players[seat].id)
+            shown = presenter.private_screen(session, seat, lang)
+            assert (message.text, message.buttons()) == (shown.text, _buttons(shown)), seat
+        refs = {ref.purpose for ref in await harness.kol.manager.messages(1)}
+        assert {TABLE, *(hand_purpose(s) for s in range(4))} <= refs
+        # no unhandled error (an unhandled 429 is logged by the delivery worker)
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        # and the group never got more than its limit in any (compressed) minute
+        group_calls = sorted(
+            c.at
+            for c in fake.calls
+            if c.chat_id == table.chat_id and c.ok and c.method != "getChatMember"
+        )
+        window = 60.0 / SCALE
+        assert max(sum(1 for u in group_calls if t <= u < t + window) for t in group_calls) <= 20
+    finally:
+        await harness.stop()
+        await fake.stop()
+
+
+def _buttons(screen: object) -> list[dict[str, str]]:
+    """A screen's buttons as the fake server stores them."""
+    markup = screen.markup()  # type: ignore[attr-defined]
+    if markup is None:
+        return []
+    return [
+        {k: v for k, v in button.to_dict().items() if v is not None}
+        for row in markup.inline_keyboard
+        for button in row
+    ]
+
+
+# ---------------------------------------------------------------- memory: idle slots are let go
+
+
+class RecordingBot:
+    """Stands in for PTB's Bot: records sends and edits."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str]] = []
+        self.edits: list[tuple[int, int, str]] = []
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> SimpleNamespace:
+        self.sent.append((chat_id, text))
+        return SimpleNamespace(message_id=len(self.sent))
+
+    async def edit_message_text(
+        self, text: str, *, chat_id: int, message_id: int, **_: Any
+    ) -> None:
+        self.edits.append((chat_id, message_id, text))
+
+
+class StoredRefs:
+    """Stands in for the SessionManager's message references."""
+
+    def __init__(self) -> None:
+        self.refs: dict[tuple[int, str], tuple[int | None, int | None]] = {}
+
+    async def messages(self, session_id: int) -> list[MessageRef]:
+        return [
+            MessageRef(purpose, chat, message, None)
+            for (session, purpose), (chat, message) in self.refs.items()
+            if session == session_id
+        ]
+
+    async def set_message(
+        self, session_id: int, purpose: str, chat_id: int | None, message_id: int | None
+    ) -> None:
+        self.refs[(session_id, purpose)] = (chat_id, message_id)
+
+
+async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bot.telegram_io, "MAX_SLOTS", 3)
+    sender, refs = RecordingBot(), StoredRefs()
+    io = TelegramIO(sender, refs, Pacing(None, None))  # type: ignore[arg-type]
+    for session in range(1, 11):
+        io.show(session, TABLE, -session, screen(f"table {session}"), 1)
+        await io.flush()
+    assert io.slots <= 3  # ten tables were shown, only the newest are kept
+    assert len(sender.sent) == 10 and not sender.edits
+    # the first table, long forgotten, moves on: its stored message is edited, not posted again
+    io.show(1, TABLE, -1, screen("table 1, next move"), 2)
+    await io.flush()
+    assert sender.edits == [(-1, 1, "table 1, next move")]
+    assert len(sender.sent) == 10
+    assert io.slots <= 3
