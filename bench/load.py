@@ -99,15 +99,7 @@ class BotProcess:
         cls, fake: FakeTelegram, database: Path, profile: str | None = None, timeout: float = 600
     ) -> BotProcess:
         """Start the bot and wait until it has registered its commands (it then polls)."""
-        env = {
-            **os.environ,
-            "TELEGRAM_BOT_TOKEN": fake.token,
-            "TELEGRAM_API_URL": fake.api_url,
-            "DATABASE_URL": f"sqlite:///{database}",
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "WARNING",
-            "KOLODA_FLOOD_LIMITS": "off",
-        }
+        env = fake.bot_environment(database, KOLODA_FLOOD_LIMITS="off")
         command = [sys.executable, "-m", "bot"]
         if profile:
             command = [sys.executable, "-c", _PROFILED, profile]

@@ -87,9 +87,20 @@ def copy_state(value: Any) -> Any:
     return value
 
 
-def other_hands(hands: list[list[str]], seat: int | None) -> set[str]:
-    """Every card in the hands of the seats other than ``seat``."""
-    return {card for other, hand in enumerate(hands) if other != seat for card in hand}
+def other_hands(
+    hands: list[list[str]], seat: int | None, known: list[list[str]] | None = None
+) -> set[str]:
+    """Every card in the hands of the seats other than ``seat``.
+
+    Cards in ``known[other]`` (publicly known to be in that hand) are left out.
+    """
+    return {
+        card
+        for other, hand in enumerate(hands)
+        if other != seat
+        for card in hand
+        if known is None or card not in known[other]
+    }
 
 
 class Game(ABC):

@@ -85,7 +85,7 @@ from itertools import combinations
 from typing import Any
 
 from games import Event, Game, Option, View, register
-from games.base import copy_state
+from games.base import copy_state, other_hands
 from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 
@@ -492,10 +492,7 @@ class Rummy(Game):
     def hidden_cards(self, seat: int | None) -> set[str]:
         """Other hands' cards not publicly known, and a stock never turned over."""
         hidden = set() if self.turnovers else set(self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(card for card in hand if card not in self.known[other])
-        return hidden
+        return hidden | other_hands(self.hands, seat, self.known)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Hands, stock, discard pile and the melds on the table."""

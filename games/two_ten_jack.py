@@ -40,7 +40,7 @@ import random
 from typing import Any
 
 from games import Event, Game, Option, View, register
-from games.base import copy_state
+from games.base import copy_state, other_hands
 from games.cards import deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 from games.tricks import trick_winner
@@ -273,10 +273,7 @@ class TwoTenJack(Game):
         """Other seats' unknown cards and the stock below its visible top."""
         face_up = self.options["stock_face_up"]
         hidden = set(self.stock[1:] if face_up else self.stock)
-        for other, hand in enumerate(self.hands):
-            if other != seat:
-                hidden.update(card for card in hand if card not in self.known[other])
-        return hidden
+        return hidden | other_hands(self.hands, seat, self.known)
 
     def card_zones(self) -> dict[str, list[str]]:
         """Hands, stock, the trick on the table and each seat's taken tricks."""

@@ -29,10 +29,12 @@ import asyncio
 import itertools
 import json
 import math
+import os
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -240,6 +242,18 @@ class FakeTelegram:
     def api_url(self) -> str:
         """The Bot API prefix to give the bot (``TELEGRAM_API_URL``)."""
         return f"http://127.0.0.1:{self.port}/bot"
+
+    def bot_environment(self, database: Path, **extra: str) -> dict[str, str]:
+        """The environment for ``python -m bot`` against this server and ``database``."""
+        return {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": self.token,
+            "TELEGRAM_API_URL": self.api_url,
+            "DATABASE_URL": f"sqlite:///{database}",
+            "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+            "LOG_LEVEL": "WARNING",
+            **extra,
+        }
 
     # ------------------------------------------------------------------ the world
 

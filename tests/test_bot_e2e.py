@@ -30,14 +30,7 @@ pytestmark = pytest.mark.slow
 
 async def start_bot(fake: FakeTelegram, database: Path) -> asyncio.subprocess.Process:
     """``python -m bot`` pointed at the fake server; returns once it polls."""
-    env = {
-        **os.environ,
-        "TELEGRAM_BOT_TOKEN": fake.token,
-        "TELEGRAM_API_URL": fake.api_url,
-        "DATABASE_URL": f"sqlite:///{database}",
-        "PYTHONPATH": str(ROOT),
-        "LOG_LEVEL": "WARNING",
-    }
+    env = fake.bot_environment(database)
     before = len(fake.calls)
     process = await asyncio.create_subprocess_exec(
         sys.executable,
