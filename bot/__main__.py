@@ -22,7 +22,6 @@ def main() -> int:
         level=os.environ.get("LOG_LEVEL", "INFO").upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_no_bootstrap_traceback)
 
     from bot.app import DatabaseUnavailable, run

@@ -6,11 +6,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
-import os
 import sqlite3
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,23 +24,13 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from bot.config import Settings
 from bot.handlers import admin, buttons, lobby, play, score, start
 from bot.handlers.common import KEY, Koloda
-from bot.http import BoundedRequest
+from bot.http import AiohttpRequest
 from bot.i18n import LANGUAGES, t
 from bot.present import Languages, Presenter
 from bot.sessions import Computer, SessionManager
 from bot.telegram_io import Pacing, TelegramIO
 
 log = logging.getLogger(__name__)
-
-# Opt in to PTB's time periods as timedelta (RetryAfter.retry_after and friends); without it
-# PTB 22 warns on every flood-control error.
-os.environ.setdefault("PTB_TIMEDELTA", "1")
-
-# httpcore runs ``import sniffio`` on every request to learn the async library; sniffio is
-# not installed (nothing needs it), and a failed import searches sys.path again each time —
-# a fifth of the bot's CPU under load. Record the absence once; httpcore then assumes asyncio.
-if importlib.util.find_spec("sniffio") is None:
-    sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 COMMANDS = (
     "new",
@@ -82,9 +69,11 @@ def build_application(
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
-        .request(BoundedRequest())
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(connections=1))
         .concurrent_updates(16)
         .post_init(startup)
+        .post_stop(deliver_pending)
         .post_shutdown(shutdown)
     )
     app = builder.build()
@@ -119,11 +108,17 @@ async def startup(app: KolodaApp) -> None:
     log.info("koloda is up as @%s; %d open tables re-rendered", app.bot.username, restored)
 
 
-async def shutdown(app: KolodaApp) -> None:
-    """Finish deliveries and close the store."""
+async def deliver_pending(app: KolodaApp) -> None:
+    """On the way down, while the Bot API client is still open: send what waits."""
     kol = app.bot_data.get(KEY)
     if isinstance(kol, Koloda):
         await kol.io.flush()
+
+
+async def shutdown(app: KolodaApp) -> None:
+    """Stop the deliveries and close the store."""
+    kol = app.bot_data.get(KEY)
+    if isinstance(kol, Koloda):
         await kol.io.close()
         await kol.manager.close()
 

@@ -15,14 +15,18 @@ from bot.i18n import DEFAULT_LANGUAGE, language_from_code, t
 from bot.render.common import Screen, game_name, screen
 from bot.render.lobby import render_lobby
 from bot.render.result import render_result
-from bot.render.table import render_hand, render_table
+from bot.render.table import render_hand, render_table, table_text
 from bot.sessions import Outcome, Session, SessionManager
 from bot.telegram_io import TelegramIO
 from games import REGISTRY
+from games.base import View
 
 log = logging.getLogger(__name__)
 
 TABLE = "table"
+
+#: Table texts remembered (a move renders one for the group and one per hand).
+TEXTS_KEPT = 64
 
 
 def hand_purpose(seat: int) -> str:
@@ -67,6 +71,7 @@ class Presenter:
         self._deal_scores: dict[int, tuple[int, list[Any]]] = {}
         # session → seat → the human whose hand messages show that seat
         self._owners: dict[int, dict[int, int]] = {}
+        self._texts: dict[tuple[Any, ...], str] = {}  # oldest first, at most TEXTS_KEPT
 
     def link(self, payload: str) -> str:
         """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
@@ -93,6 +98,30 @@ class Presenter:
         if scores and view.get("deal_no") == deal_no and not view.get("finished"):
             view["last_deal_scores"] = scores
         return view
+
+    def table_text(
+        self, session: Session, lang: str, viewer: int | None = None, view: View | None = None
+    ) -> str:
+        """The text of the table as it is now, for ``viewer`` (None: the group).
+
+        It is drawn from the public view, so the group's table and every hand
+        message share one rendering per language, unless the game shows some
+        seats' cards publicly (each viewer then skips their own). ``view`` is
+        the viewer's own view if the caller has it.
+        """
+        if viewer is not None:
+            view = view if view is not None else self.view(session, viewer)
+            if not view.get("known_cards"):
+                viewer = None
+        seats = tuple((p.user_id, p.name, p.level) for p in session.seats)
+        key = (session.id, session.version, lang, viewer, seats)
+        text = self._texts.get(key)
+        if text is None:
+            text = table_text(self.view(session, None), session.seats, lang, viewer)
+            self._texts[key] = text
+            if len(self._texts) > TEXTS_KEPT:
+                del self._texts[next(iter(self._texts))]
+        return text
 
     async def refresh_players(self, session: Session) -> None:
         """Update only the players' own messages (the group is gone)."""
@@ -135,6 +164,8 @@ class Presenter:
                     # a group table that ends only updates hand messages already there
                     edit_only=session.kind == "group" and session.status != "running",
                     final=over,
+                    # a waiting player's hand may follow the group's table a moment later
+                    lazy=session.kind == "group",
                 )
             if self.io.has_ephemeral(session.id, seat):
                 hand = self.hand_screen(session, seat, lang, False)
@@ -170,6 +201,7 @@ class Presenter:
                 lang,
                 self.link(f"h{session.id}") if self.username else None,
                 session.timer,
+                table=self.table_text(session, lang),
             )
         return self.result_screen(session, lang)
 
@@ -204,13 +236,14 @@ class Presenter:
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
         """A seat's hand with its move buttons."""
         assert session.game is not None
+        view = self.view(session, seat)
         return render_hand(
             session.id,
             session.version,
-            self.view(session, seat),
+            view,
             session.seats,
             lang,
-            with_table=with_table,
+            table=self.table_text(session, lang, seat, view) if with_table else None,
         )
 
     def private_screen(self, session: Session, seat: int, lang: str) -> Screen:

@@ -31,6 +31,7 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from bot.http import call_raw
 from bot.render.common import Screen
 from bot.sessions import SessionManager
 
@@ -54,6 +55,10 @@ class Pacing:
 
     group: tuple[int, float] | None = (20, 60.0)
     private: tuple[int, float] | None = (3, 3.0)
+    #: Seconds a *lazy* slot's edit that changes only the text (not the buttons)
+    #: may wait for newer screens: a waiting player's hand follows the table a
+    #: moment later, in one edit for several moves. 0 delivers at once.
+    coalesce: float = 0.5
 
 
 @dataclass
@@ -71,6 +76,8 @@ class _Slot:
     repost: bool = False
     edit_only: bool = False
     final: bool = False  # the session is over: forget the slot once delivered
+    lazy: bool = False  # text-only changes may wait (Pacing.coalesce)
+    hurry: asyncio.Event | None = None  # set while a lazy delivery waits
 
 
 ChatGone = Callable[[int], Awaitable[None]]
@@ -79,6 +86,23 @@ ChatGone = Callable[[int], Awaitable[None]]
 def ephemeral_purpose(seat: int) -> str:
     """The slot of a seat's ephemeral hand (kept in memory only, never stored)."""
     return f"eph:{seat}"
+
+
+_NO_PREVIEW = {"is_disabled": True}
+
+
+def _message_params(screen: Screen, **where: int) -> dict[str, Any]:
+    """sendMessage / editMessageText parameters showing ``screen`` (HTML, no link preview)."""
+    params: dict[str, Any] = {
+        **where,
+        "text": screen.text,
+        "parse_mode": ParseMode.HTML.value,
+        "link_preview_options": _NO_PREVIEW,
+    }
+    markup = screen.markup_json()
+    if markup is not None:
+        params["reply_markup"] = markup
+    return params
 
 
 def _not_modified(error: BadRequest) -> bool:
@@ -123,19 +147,25 @@ class TelegramIO:
         repost: bool = False,
         edit_only: bool = False,
         final: bool = False,
+        lazy: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins).
 
         ``edit_only`` updates the message if there is one but never posts it;
-        ``final`` (the session is over) lets the slot go once delivered.
+        ``final`` (the session is over) lets the slot go once delivered;
+        ``lazy`` lets an edit that leaves the buttons as they are wait up to
+        ``Pacing.coalesce`` seconds, so several such changes become one edit.
         """
         slot = self._slot(session_id, purpose, chat_id)
         slot.edit_only = edit_only and not repost
         slot.final = final
+        slot.lazy = lazy and not final
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
         slot.repost = slot.repost or repost
+        if slot.hurry is not None and not self._may_wait(slot, screen):
+            slot.hurry.set()
         self._wake(slot)
 
     def show_ephemeral(
@@ -171,11 +201,14 @@ class TelegramIO:
             slot.pending = None
 
     async def flush(self) -> None:
-        """Wait until every slot has delivered its newest screen."""
+        """Wait until every slot has delivered its newest screen (lazy ones at once)."""
         while True:
             workers = [s.worker for s in self._slots.values() if s.worker and not s.worker.done()]
             if not workers:
                 return
+            for slot in self._slots.values():
+                if slot.hurry is not None:
+                    slot.hurry.set()
             await asyncio.gather(*workers, return_exceptions=True)
 
     async def close(self) -> None:
@@ -230,6 +263,8 @@ class TelegramIO:
                 if slot.pending.key() == slot.delivered and not slot.repost:
                     slot.pending = None
                     continue
+                if self._may_wait(slot, slot.pending):
+                    await self._coalesce(slot)  # then deliver the newest screen, whatever it is
                 # one delivery at a time per chat, paced by when the last ones were done
                 async with self._chat_locks.setdefault(slot.chat_id, asyncio.Lock()):
                     await self._pace(slot.chat_id)
@@ -248,6 +283,26 @@ class TelegramIO:
             if slot.final and slot.pending is None and self._slots.get(key) is slot:
                 del self._slots[key]
             self._forget_idle()
+
+    def _may_wait(self, slot: _Slot, screen: Screen) -> bool:
+        """True if delivering ``screen`` may wait: a lazy slot whose buttons stay as shown."""
+        return (
+            slot.lazy
+            and self.pacing.coalesce > 0
+            and slot.delivered is not None
+            and not slot.repost
+            and screen.rows == slot.delivered[1]
+        )
+
+    async def _coalesce(self, slot: _Slot) -> None:
+        """Wait ``Pacing.coalesce`` seconds, or less if a screen with new buttons arrives."""
+        slot.hurry = hurry = asyncio.Event()
+        timer = asyncio.get_running_loop().call_later(self.pacing.coalesce, hurry.set)
+        try:
+            await hurry.wait()
+        finally:
+            timer.cancel()
+            slot.hurry = None
 
     def _forget_idle(self) -> None:
         """Drop the least recently shown idle slots beyond :data:`MAX_SLOTS`, and the
@@ -321,34 +376,19 @@ class TelegramIO:
         return True
 
     async def _post(self, slot: _Slot, screen: Screen) -> None:
-        message = await self._call(
-            lambda: self.bot.send_message(
-                slot.chat_id,
-                screen.text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=screen.markup(),
-                disable_web_page_preview=True,
-            )
-        )
-        slot.message_id, slot.repost = message.message_id, False
+        params = _message_params(screen, chat_id=slot.chat_id)
+        message = await self._call(lambda: call_raw(self.bot, "sendMessage", params))
+        slot.message_id, slot.repost = message["message_id"], False
         await self.manager.set_message(
-            slot.session_id, slot.purpose, slot.chat_id, message.message_id
+            slot.session_id, slot.purpose, slot.chat_id, message["message_id"]
         )
 
     async def _edit(self, slot: _Slot, screen: Screen) -> None:
         assert slot.message_id is not None
         message_id = slot.message_id
+        params = _message_params(screen, chat_id=slot.chat_id, message_id=message_id)
         try:
-            await self._call(
-                lambda: self.bot.edit_message_text(
-                    screen.text,
-                    chat_id=slot.chat_id,
-                    message_id=message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=screen.markup(),
-                    disable_web_page_preview=True,
-                )
-            )
+            await self._call(lambda: call_raw(self.bot, "editMessageText", params))
         except BadRequest as error:
             if _not_modified(error):
                 return

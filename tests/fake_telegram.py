@@ -103,10 +103,16 @@ class Call:
 
 @dataclass(frozen=True)
 class FloodLimits:
-    """Telegram-like flood limits on a compressed clock (``scale`` × faster)."""
+    """Telegram-like flood limits on a compressed clock (``scale`` × faster).
+
+    A private chat gets ``private_per_second`` on average, with bursts of up to
+    ``private_burst`` (Telegram tolerates short bursts): at most ``private_burst``
+    sends in any ``private_burst / private_per_second`` seconds.
+    """
 
     group_per_minute: int = 20
     private_per_second: float = 1.0
+    private_burst: int = 1
     scale: float = 1.0
 
 
@@ -390,7 +396,8 @@ class FakeTelegram:
         if chat_id < 0:
             window, allowed = 60.0, self.flood.group_per_minute
         else:
-            window, allowed = 1.0, max(1, int(self.flood.private_per_second))
+            allowed = max(1, self.flood.private_burst)
+            window = allowed / self.flood.private_per_second
         sends = self._sends[chat_id]
         while sends and sends[0] <= now - window:
             sends.popleft()

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from bot.callback import pack_move, unpack
 from bot.i18n import t
 from bot.render.common import cards, scores_line
-from bot.render.table import render_hand, render_table
+from bot.render.table import render_hand, render_table, table_text
 from bot.sessions import Session
 from games import REGISTRY
 from games.cards import SUIT_SYMBOLS, display, is_card, sort_hand
@@ -321,7 +321,7 @@ def test_every_legal_action_has_a_clear_button_in_both_languages(game_id: str, s
     for view in random_views(game_id, seed, 400):
         seats = [Seat(i + 1, f"P{i}", None) for i in range(view["players"])]
         for lang in LANGS:
-            screen = render_hand(1, 7, view, seats, lang)
+            screen = render_hand(1, 7, view, seats, lang, table_text(view, seats, lang))
             assert len(screen.text) <= 4096 and "{" not in screen.text, screen.text
             labels = {unpack(b.data).action: b.label for row in screen.rows for b in row if b.data}  # type: ignore[union-attr]
             if len(view["legal"]) <= 80:  # Rummy keeps only its longest melds past that

@@ -52,7 +52,7 @@ def screens(lang: str) -> dict[str, Screen]:
         ),
         "settings": render_settings(5, "king", king.options_schema, options, 300, lang),
         "table": render_table(5, game.view(None), SEATS, lang, "https://t.me/koloda_bot?start=h5"),
-        "hand": render_hand(5, 42, game.view(seat), SEATS, lang, with_table=False),
+        "hand": render_hand(5, 42, game.view(seat), SEATS, lang),
         "result": render_result(
             5, "king", {"scores": [440, -420, -110, 90], "winners": [0]}, SEATS, lang
         ),

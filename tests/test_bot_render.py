@@ -13,7 +13,7 @@ from bot.callback import MAX_BYTES, Move, unpack
 from bot.render.common import MAX_BUTTONS, MAX_TEXT, Screen, action_label, cards_in
 from bot.render.lobby import next_value, render_lobby, render_settings
 from bot.render.result import render_result
-from bot.render.table import render_hand, render_table
+from bot.render.table import render_hand, render_table, table_text
 from bot.sessions import Player
 from games import REGISTRY
 
@@ -67,7 +67,8 @@ def play_and_render(
         assert seat is not None
         lang = "ru" if step % 2 else "en"
         check(render_table(7, game.view(None), people, lang, "https://t.me/b?start=h7"))
-        hand = render_hand(7, step + 1, game.view(seat), people, lang)
+        view = game.view(seat)
+        hand = render_hand(7, step + 1, view, people, lang, table_text(view, people, lang))
         check(hand)
         moves = [unpack(b.data) for row in hand.rows for b in row if b.data]
         legal = set(game.legal_actions(seat))
@@ -98,7 +99,7 @@ def test_king_17_card_hand_offers_every_card() -> None:
     assert seat is not None
     view = game.view(seat)
     assert len(view["hand"]) == 17
-    hand = render_hand(3, 9, view, seats(3), "ru")
+    hand = render_hand(3, 9, view, seats(3), "ru", table_text(view, seats(3), "ru"))
     labels = [b.label for row in hand.rows for b in row]
     assert len(labels) == len(view["legal"])
     assert "Т♠" in hand.text or "Т" in "".join(labels)

@@ -3,29 +3,29 @@
 Flood limits, nothing lost: a four-human King match at full speed.
 
 The fake Bot API enforces Telegram-like limits on a compressed clock (20 sends
-and edits per minute per group, one per second per private chat, 429 with
-``retry_after`` beyond). The bot paces itself as in production, scaled to the
-same clock; its private-chat pacing allows short bursts (3 in 3 s), so the
-fake's 1-per-second private limit answers some deliveries with 429, which the
-bot must wait out and retry. The players press as soon as their hand message
-shows move buttons. At the end every press must have been applied, and every
-message must show the final state.
+and edits per minute per group, one per second per private chat in bursts of
+up to three, 429 with ``retry_after`` beyond). The bot paces itself as in
+production, scaled to the same clock. Telegram also answers 429 when it likes,
+whatever the pacing: the fake does so for edits and sends twice during the
+match, and the bot must wait those out and retry. The players press as soon as
+their hand message shows move buttons. At the end every press must have been
+applied, and every message must show the final state.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import bot.telegram_io
 from bot.present import TABLE, hand_purpose
-from bot.render.common import screen
+from bot.render.common import Button, screen
 from bot.telegram_io import Pacing, TelegramIO
 from storage import MessageRef
 from tests.conftest import RandomComputer
@@ -82,7 +82,9 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
     db_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    fake = FakeTelegram(flood=FloodLimits(group_per_minute=20, private_per_second=1, scale=SCALE))
+    fake = FakeTelegram(
+        flood=FloodLimits(group_per_minute=20, private_per_second=1, private_burst=3, scale=SCALE)
+    )
     await fake.start()
     pacing = Pacing(group=(20, 60.0 / SCALE), private=(3, 3.0 / SCALE))
     harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
@@ -169,20 +171,19 @@ def _buttons(screen: object) -> list[dict[str, str]]:
 
 
 class RecordingBot:
-    """Stands in for PTB's Bot: records sends and edits."""
+    """Stands in for PTB's Bot: records sends and edits (TelegramIO calls ``_post``)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[int, str]] = []
         self.edits: list[tuple[int, int, str]] = []
 
-    async def send_message(self, chat_id: int, text: str, **_: Any) -> SimpleNamespace:
-        self.sent.append((chat_id, text))
-        return SimpleNamespace(message_id=len(self.sent))
-
-    async def edit_message_text(
-        self, text: str, *, chat_id: int, message_id: int, **_: Any
-    ) -> None:
-        self.edits.append((chat_id, message_id, text))
+    async def _post(self, method: str, data: dict[str, Any]) -> dict[str, Any] | bool:
+        if method == "sendMessage":
+            self.sent.append((data["chat_id"], data["text"]))
+            return {"message_id": len(self.sent)}
+        assert method == "editMessageText", method
+        self.edits.append((data["chat_id"], data["message_id"], data["text"]))
+        return True
 
 
 class StoredRefs:
@@ -221,3 +222,39 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
     assert sender.edits == [(-1, 1, "table 1, next move")]
     assert len(sender.sent) == 10
     assert io.slots <= 3
+
+
+# ---------------------------------------------------------------- waiting hands: one edit for many
+
+
+async def test_a_waiting_hand_gets_one_edit_for_several_moves() -> None:
+    sender, refs = RecordingBot(), StoredRefs()
+    io = TelegramIO(sender, refs, Pacing(None, None, coalesce=30.0))  # type: ignore[arg-type]
+    hand = hand_purpose(0)
+    io.show(1, hand, 5, screen("waiting, trick: —"), 1, lazy=True)
+    await io.flush()
+    assert sender.sent == [(5, "waiting, trick: —")]  # the first showing is never held back
+    # two moves by others change only the text: the edit waits for more
+    io.show(1, hand, 5, screen("waiting, trick: 7♠"), 2, lazy=True)
+    await asyncio.sleep(0.05)
+    io.show(1, hand, 5, screen("waiting, trick: 7♠ 9♠"), 3, lazy=True)
+    await asyncio.sleep(0.05)
+    assert sender.edits == []
+    # now it is this player's move: the buttons appear, and the newest screen goes at once
+    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:4:AS")]]), 4, lazy=True)
+    await asyncio.wait_for(io.flush(), 5)
+    assert sender.edits == [(5, 1, "your move")]
+
+
+async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
+    sender, refs = RecordingBot(), StoredRefs()
+    io = TelegramIO(sender, refs, Pacing(None, None, coalesce=30.0))  # type: ignore[arg-type]
+    io.show(1, TABLE, -7, screen("table v1"), 1)
+    io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, lazy=True)
+    await io.flush()
+    io.show(1, TABLE, -7, screen("table v2"), 2)  # the group's table is never held back
+    io.show(1, hand_purpose(1), 6, screen("hand v2"), 2, lazy=True)
+    await asyncio.sleep(0.05)
+    assert sender.edits == [(-7, 1, "table v2")]
+    await asyncio.wait_for(io.flush(), 5)  # flushing (e.g. at shutdown) sends what waits
+    assert sender.edits == [(-7, 1, "table v2"), (6, 2, "hand v2")]

@@ -62,6 +62,22 @@ class Screen:
             ]
         )
 
+    def markup_json(self) -> dict[str, Any] | None:
+        """The rows as the Bot API's ``InlineKeyboardMarkup`` JSON (None when there are none)."""
+        if not self.rows:
+            return None
+        return {
+            "inline_keyboard": [
+                [
+                    {"text": b.label, "url": b.url}
+                    if b.url is not None
+                    else {"text": b.label, "callback_data": b.data}
+                    for b in row
+                ]
+                for row in self.rows
+            ]
+        }
+
     def key(self) -> tuple[str, tuple[tuple[Button, ...], ...]]:
         """What decides whether an edit would change anything."""
         return (self.text, self.rows)

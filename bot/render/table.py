@@ -99,7 +99,9 @@ def _plays(plays: Sequence[Sequence[Any]], seats: Sequence[SeatLike], lang: str)
     return ", ".join(f"{seat_name(seats[s], lang)} {cards([c], lang)}" for s, c in plays)
 
 
-def _board(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[str]:
+def _board(
+    view: dict[str, Any], seats: Sequence[SeatLike], lang: str, viewer: int | None
+) -> list[str]:
     lines: list[str] = []
     if view.get("stock") is not None:
         top = view.get("stock_top")
@@ -125,7 +127,7 @@ def _board(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> list[s
         shown = meld.get("cards", []) if isinstance(meld, dict) else meld
         lines.append(t(lang, "meld-line", n=index + 1, cards=cards(shown, lang)))
     for seat, known in enumerate(view.get("known_cards") or []):
-        if known and seat != view.get("seat"):
+        if known and seat != viewer:
             lines.append(
                 t(lang, "known-line", name=seat_name(seats[seat], lang), cards=cards(known, lang))
             )
@@ -189,11 +191,19 @@ def _last_deal(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> li
     return [t(lang, key, winner=seat_name(seats[winner], lang), penalties=scored)]
 
 
-def table_text(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> str:
-    """The public picture of the table: header, seats, board, whose turn."""
+def table_text(
+    view: dict[str, Any], seats: Sequence[SeatLike], lang: str, viewer: int | None = None
+) -> str:
+    """The public picture of the table: header, seats, board, whose turn.
+
+    ``viewer`` (default: the view's own seat) is left out of the publicly known
+    cards, which that player sees in their hand anyway.
+    """
+    if viewer is None:
+        viewer = view.get("seat")
     lines = [*_header(view, lang), ""]
     lines += [_seat_line(view, i, who, lang) for i, who in enumerate(seats)]
-    board = _board(view, seats, lang) + _last_deal(view, seats, lang)
+    board = _board(view, seats, lang, viewer) + _last_deal(view, seats, lang)
     if board:
         lines += ["", *board]
     to_move = view.get("to_move")
@@ -220,12 +230,16 @@ def render_table(
     lang: str,
     hand_link: str | None,
     timer: int | None = None,
+    table: str | None = None,
 ) -> Screen:
-    """The group table message: the public view, "My hand" and a private-chat link."""
+    """The group table message: the public view, "My hand" and a private-chat link.
+
+    ``table`` is :func:`table_text` of ``view`` when the caller has it already.
+    """
     rows: list[list[Button]] = [[Button(t(lang, "button-my-hand"), pack_verb("hand", session))]]
     if hand_link:
         rows[0].append(Button(t(lang, "button-private-hand"), url=hand_link))
-    text = table_text(view, seats, lang)
+    text = table if table is not None else table_text(view, seats, lang)
     if timer is not None and view.get("to_move") is not None:
         text += "\n" + t(lang, "timer-line", timer=t(lang, f"timer-{timer}"))
     return screen(text, rows)
@@ -246,10 +260,11 @@ def render_hand(
     view: dict[str, Any],
     seats: Sequence[SeatLike],
     lang: str,
-    with_table: bool = True,
+    table: str | None = None,
 ) -> Screen:
-    """A player's hand with a button per legal action (the table above it if asked)."""
-    parts = [table_text(view, seats, lang), ""] if with_table else []
+    """A player's hand with a button per legal action, below ``table`` (the table's
+    text, see :func:`table_text`) if given."""
+    parts = [table, ""] if table is not None else []
     parts.append(hand_text(view, lang))
     legal = view.get("legal") or []
     if legal:

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter
 
-from bot.app import KolodaApp, build_application, shutdown, startup
+from bot.app import KolodaApp, build_application, deliver_pending, shutdown, startup
 from bot.config import Settings
 from bot.handlers.common import KEY, Koloda
 from bot.sessions import Computer
@@ -69,6 +69,7 @@ class Harness:
         """Stop polling and shut the bot down."""
         await self.app.updater.stop()  # type: ignore[union-attr]
         await self.app.stop()
+        await deliver_pending(self.app)
         await shutdown(self.app)
         await self.app.shutdown()
 
@@ -80,7 +81,7 @@ async def start_harness(
     settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
     limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     app = build_application(
-        settings, computer, pacing=pacing or Pacing(None, None), rate_limiter=limiter
+        settings, computer, pacing=pacing or Pacing(None, None, coalesce=0), rate_limiter=limiter
     )
     await app.initialize()
     await startup(app)
