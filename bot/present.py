@@ -107,8 +107,9 @@ class Presenter:
         It is drawn from the public view, so the group's table and every hand
         message share one rendering per language, unless the game shows some
         seats' cards publicly (each viewer then skips their own). ``view`` is
-        the viewer's own view if the caller has it.
+        the viewer's own view (the public one for the group) if the caller has it.
         """
+        public = view if viewer is None else None
         if viewer is not None:
             view = view if view is not None else self.view(session, viewer)
             if not view.get("known_cards"):
@@ -117,7 +118,8 @@ class Presenter:
         key = (session.id, session.version, lang, viewer, seats)
         text = self._texts.get(key)
         if text is None:
-            text = table_text(self.view(session, None), session.seats, lang, viewer)
+            public = public if public is not None else self.view(session, None)
+            text = table_text(public, session.seats, lang, viewer)
             self._texts[key] = text
             if len(self._texts) > TEXTS_KEPT:
                 del self._texts[next(iter(self._texts))]
@@ -194,14 +196,15 @@ class Presenter:
         if session.status == "lobby":
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
+            public = self.view(session, None)
             return render_table(
                 session.id,
-                self.view(session, None),
+                public,
                 session.seats,
                 lang,
                 self.link(f"h{session.id}") if self.username else None,
                 session.timer,
-                table=self.table_text(session, lang),
+                table=self.table_text(session, lang, view=public),
             )
         return self.result_screen(session, lang)
 

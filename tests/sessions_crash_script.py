@@ -31,10 +31,12 @@ async def main(path: str, seed: int) -> None:
     while True:
         session = await manager.open_in_chat(CHAT)
         if session is None:
-            lobby = await manager.create(CHAT, "group", 1, "Ann", "eleven")
-            await manager.join(lobby.id, 2, "Bob")
-            await manager.set_option(lobby.id, 1, "target", 2)
-            session = (await manager.start(lobby.id, 1)).session
+            session = await manager.create(CHAT, "group", 1, "Ann", "eleven")
+        if session.status == "lobby":  # new, or killed before it started
+            if all(player.user_id != 2 for player in session.seats):
+                await manager.join(session.id, 2, "Bob")
+            await manager.set_option(session.id, 1, "target", 2)
+            session = (await manager.start(session.id, 1)).session
         seat = session.to_move
         assert seat is not None
         user = session.seats[seat].user_id

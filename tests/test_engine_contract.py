@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, Game, IllegalAction
+from games.base import copy_state
 from games.cards import is_card
 
 GAME_IDS = sorted(REGISTRY)
@@ -252,3 +253,44 @@ def test_old_or_foreign_data_is_refused(game_id: str) -> None:
     if other:
         with pytest.raises(ValueError):
             cls.from_dict({**data, "game": other})
+
+
+# ---------------------------------------------------------------- copy_state
+
+json_like = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=20,
+)
+
+
+def _mutate_every_container(value: Any) -> None:
+    if isinstance(value, list):
+        for item in value:
+            _mutate_every_container(item)
+        value.append("changed")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _mutate_every_container(item)
+        value["changed"] = "changed"
+
+
+@given(json_like)
+def test_copy_state_is_an_equal_independent_copy(value: Any) -> None:
+    copied = copy_state(value)
+    assert copied == value and type(copied) is type(value)
+    original = json.dumps(value, sort_keys=True)
+    _mutate_every_container(copied)  # every list and dict, however deep
+    assert json.dumps(value, sort_keys=True) == original
+
+
+def test_copy_state_copies_containers_around_values_marshal_cannot_carry() -> None:
+    class Marker:
+        pass
+
+    marker = Marker()
+    state = {"hands": [["7S"], ["AH"]], "extra": marker}
+    copied = copy_state(state)
+    assert copied == state and copied["extra"] is marker  # shared, as before
+    copied["hands"][0].append("KD")
+    assert state["hands"][0] == ["7S"]  # the containers are still independent
