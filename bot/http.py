@@ -14,9 +14,11 @@ error decoding, the rate limiter) is PTB's own.
 from __future__ import annotations
 
 import asyncio
+import ssl
 from typing import Any
 
 import aiohttp
+import certifi
 from telegram import Bot
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
@@ -67,9 +69,13 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         """Open the connection pool (idempotent)."""
         if self._session is None or self._session.closed:
-            connector = aiohttp.TCPConnector(limit=self._connections, keepalive_timeout=30)
+            connector = aiohttp.TCPConnector(
+                limit=self._connections, keepalive_timeout=30, ssl=_tls_context()
+            )
             self._session = aiohttp.ClientSession(
-                connector=connector, skip_auto_headers=("Accept-Encoding",)
+                connector=connector,
+                skip_auto_headers=("Accept-Encoding",),
+                trust_env=True,  # HTTPS_PROXY and friends, as PTB's httpx client honours them
             )
 
     async def shutdown(self) -> None:
@@ -133,6 +139,12 @@ async def call_raw(bot: Bot, method: str, params: dict[str, Any]) -> Any:
     that have a typed wrapper, hence PTB's internal ``_post``.
     """
     return await bot._post(method, params)
+
+
+def _tls_context() -> ssl.SSLContext:
+    """Certificate checks against certifi's CA bundle (what PTB's httpx client uses),
+    so a slim container without system CA certificates still reaches api.telegram.org."""
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 def _pick(given: ODVInput[float], default: float | None) -> float | None:

@@ -182,3 +182,23 @@ async def test_requests_wait_for_a_free_connection_without_timing_out(
 async def test_used_before_initialize_is_refused() -> None:
     with pytest.raises(RuntimeError):
         await AiohttpRequest().do_request("http://127.0.0.1:9/bot/getMe", "POST")
+
+
+async def test_a_proxy_from_the_environment_is_used(
+    server: tuple[Recorder, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorder, base_url = server
+    proxy = base_url.removesuffix("/bot")
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    monkeypatch.setenv("http_proxy", proxy)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    request = AiohttpRequest()
+    await request.initialize()
+    try:
+        # telegram.invalid does not resolve: only the proxy can answer
+        bot = Bot(TOKEN, base_url="http://telegram.invalid/bot", request=request)
+        assert await call_raw(bot, "sendChatAction", {"chat_id": 1, "action": "typing"}) is True
+        assert recorder.requests[-1][0] == "sendChatAction"
+    finally:
+        await request.shutdown()
