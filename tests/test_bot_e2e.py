@@ -76,16 +76,21 @@ async def press_move(fake: FakeTelegram, users: list[FakeUser], chat: dict[int, 
     query = fake.push_callback(user, chat[user.id], hand.message_id, data)
     answer = await fake.answer(query, timeout=20)
     assert not answer.params.get("text"), answer.params
+    await moved_on(fake, users, version)
 
-    def moved_on() -> bool:
-        game_over = any("game over" in (fake.last_message(u.id) or hand).text for u in users)
+
+async def moved_on(fake: FakeTelegram, users: list[FakeUser], version: int) -> None:
+    """Wait until someone holds move buttons newer than ``version``, or the game is over."""
+
+    def newer_buttons_or_over() -> bool:
+        game_over = any("game over" in getattr(fake.last_message(u.id), "text", "") for u in users)
         return game_over or any(
             int(MOVE.match(b)[2]) > version  # type: ignore[index]
             for u in users
             for b in buttons_of(fake.last_message(u.id, containing="🃏"))
         )
 
-    await fake.wait_until(moved_on, timeout=20)
+    await fake.wait_until(newer_buttons_or_over, timeout=20)
 
 
 async def test_sigkill_mid_game_loses_nothing(fake: FakeTelegram, db_dir: Path) -> None:
@@ -137,13 +142,7 @@ async def test_sigkill_mid_game_loses_nothing(fake: FakeTelegram, db_dir: Path) 
         )
         assert not answer.params.get("text"), answer.params
         presses += 1
-        await fake.wait_until(
-            lambda: (
-                buttons_of(fake.last_message(user.id, "🃏")) != [data]
-                and not any(b == data for b in buttons_of(fake.last_message(user.id, "🃏")))
-            ),
-            timeout=20,
-        )
+        await moved_on(fake, [alice, bob], int(MOVE.match(data)[2]))  # type: ignore[index]
         for _ in range(200):
             if any("game over" in (fake.last_message(u.id) or hand).text for u in (alice, bob)):
                 break
