@@ -4,7 +4,9 @@ Every message that shows a session lives in a *slot* keyed by (session,
 purpose). :meth:`TelegramIO.show` only records the latest screen for a slot;
 one worker per slot delivers it, so a burst of renders (computer moves) turns
 into one edit of the newest picture, and an edit whose text and buttons equal
-the last delivered ones is skipped. Telegram facts handled here:
+the last delivered ones is skipped. In a *lazy* slot (a waiting player's hand)
+an edit that leaves the buttons as they are waits up to ``Pacing.coalesce``
+seconds for newer pictures. Telegram facts handled here:
 
 - "message is not modified" is success;
 - "message to edit not found" (deleted) → post it again and remember the new id;
