@@ -14,16 +14,19 @@ error decoding, the rate limiter) is PTB's own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 from typing import Any
 
 import aiohttp
 import certifi
+from aiohttp.helpers import get_env_proxy_for_url
 from telegram import Bot
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+from yarl import URL
 
 #: Connections to the Bot API. Telegram allows a bot about 30 messages a second,
 #: which a handful of keep-alive connections carries; on loopback 4 connections
@@ -60,6 +63,22 @@ class AiohttpRequest(BaseRequest):
         # Waiting for a free connection is unbounded and costs nothing per waiter;
         # aiohttp's own pool wait would count against the request's timeout.
         self._free = asyncio.Semaphore(connections)
+        self._proxies: dict[str, tuple[URL | None, dict[str, str] | None]] = {}
+
+    def _proxy(self, url: str) -> tuple[URL | None, dict[str, str] | None]:
+        """The proxy for ``url`` from HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as PTB's
+        httpx client would use it; looked up once per origin (aiohttp's own
+        ``trust_env`` looks it up on every request, in a thread)."""
+        origin = url[: url.find("/", url.find("//") + 2)]
+        found = self._proxies.get(origin)
+        if found is None:
+            proxy, proxy_headers = None, None
+            with contextlib.suppress(LookupError):
+                proxy, auth = get_env_proxy_for_url(URL(url))
+                if auth is not None:
+                    proxy_headers = {"Proxy-Authorization": auth.encode()}
+            found = self._proxies[origin] = (proxy, proxy_headers)
+        return found
 
     @property
     def read_timeout(self) -> float | None:
@@ -73,9 +92,7 @@ class AiohttpRequest(BaseRequest):
                 limit=self._connections, keepalive_timeout=30, ssl=_tls_context()
             )
             self._session = aiohttp.ClientSession(
-                connector=connector,
-                skip_auto_headers=("Accept-Encoding",),
-                trust_env=True,  # HTTPS_PROXY and friends, as PTB's httpx client honours them
+                connector=connector, skip_auto_headers=("Accept-Encoding",)
             )
 
     async def shutdown(self) -> None:
@@ -116,9 +133,20 @@ class AiohttpRequest(BaseRequest):
             sock_connect=_pick(connect_timeout, self._connect_timeout),
             sock_read=read,
         )
+        proxy, proxy_headers = self._proxy(url)
+        if proxy_headers and url.startswith("http:"):
+            # a plain-HTTP request through a proxy carries the proxy's credentials
+            # itself; aiohttp sends proxy_headers only when it opens an HTTPS tunnel
+            headers = {**headers, **proxy_headers}
         try:
             async with self._free, self._session.request(
-                method, url, data=body, headers=headers, timeout=timeout
+                method,
+                url,
+                data=body,
+                headers=headers,
+                timeout=timeout,
+                proxy=proxy,
+                proxy_headers=proxy_headers,
             ) as response:
                 return response.status, await response.read()
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:

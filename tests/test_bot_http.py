@@ -28,12 +28,14 @@ class Recorder:
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, str, bytes]] = []  # method, content type, body
+        self.proxy_auth: list[str | None] = []  # the Proxy-Authorization header of each
         self.replies: dict[str, tuple[int, dict[str, Any]]] = {}
         self.delay = 0.0
 
     async def handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
         self.requests.append((method, request.content_type, await request.read()))
+        self.proxy_auth.append(request.headers.get("Proxy-Authorization"))
         if self.delay:
             await asyncio.sleep(self.delay)
         status, body = self.replies.get(method, (200, {"ok": True, "result": True}))
@@ -184,21 +186,42 @@ async def test_used_before_initialize_is_refused() -> None:
         await AiohttpRequest().do_request("http://127.0.0.1:9/bot/getMe", "POST")
 
 
+@pytest.mark.parametrize("credentials", ["", "koloda:s3cret@"])
 async def test_a_proxy_from_the_environment_is_used(
-    server: tuple[Recorder, str], monkeypatch: pytest.MonkeyPatch
+    server: tuple[Recorder, str], monkeypatch: pytest.MonkeyPatch, credentials: str
 ) -> None:
     recorder, base_url = server
-    proxy = base_url.removesuffix("/bot")
-    monkeypatch.setenv("HTTP_PROXY", proxy)
-    monkeypatch.setenv("http_proxy", proxy)
-    monkeypatch.delenv("NO_PROXY", raising=False)
-    monkeypatch.delenv("no_proxy", raising=False)
+    proxy = base_url.removesuffix("/bot").replace("http://", f"http://{credentials}")
+    for name in ("HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, proxy)
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
     request = AiohttpRequest()
     await request.initialize()
     try:
         # telegram.invalid does not resolve: only the proxy can answer
         bot = Bot(TOKEN, base_url="http://telegram.invalid/bot", request=request)
-        assert await call_raw(bot, "sendChatAction", {"chat_id": 1, "action": "typing"}) is True
-        assert recorder.requests[-1][0] == "sendChatAction"
+        for _ in range(2):  # the second request uses the remembered proxy
+            assert await call_raw(bot, "sendChatAction", {"chat_id": 1, "action": "typing"})
+        assert [r[0] for r in recorder.requests] == ["sendChatAction"] * 2
+        expected = "Basic a29sb2RhOnMzY3JldA==" if credentials else None  # koloda:s3cret
+        assert recorder.proxy_auth == [expected, expected]
+    finally:
+        await request.shutdown()
+
+
+async def test_no_proxy_sends_the_request_directly(
+    server: tuple[Recorder, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorder, base_url = server
+    monkeypatch.setenv("HTTP_PROXY", base_url.removesuffix("/bot"))
+    monkeypatch.setenv("NO_PROXY", "telegram.invalid")
+    request = AiohttpRequest()
+    await request.initialize()
+    try:
+        bot = Bot(TOKEN, base_url="http://telegram.invalid/bot", request=request)
+        with pytest.raises(NetworkError):  # straight to a host that does not resolve
+            await call_raw(bot, "sendChatAction", {"chat_id": 1, "action": "typing"})
+        assert recorder.requests == []
     finally:
         await request.shutdown()
