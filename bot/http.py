@@ -149,7 +149,7 @@ class AiohttpRequest(BaseRequest):
                 proxy_headers=proxy_headers,
             ) as response:
                 return response.status, await response.read()
-        except (TimeoutError, aiohttp.ServerTimeoutError) as error:
+        except TimeoutError as error:  # aiohttp's ServerTimeoutError is one too
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error

@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
@@ -222,20 +222,10 @@ class TelegramIO:
             *(s.worker for s in self._slots.values() if s.worker), return_exceptions=True
         )
 
-    async def send(self, chat_id: int, screen: Screen, **extra: Any) -> Message | None:
-        """Post a one-off message; None if the chat is closed to us (403 handled)."""
+    async def send(self, chat_id: int, screen: Screen) -> int | None:
+        """Post a one-off message: its id, or None if the chat is closed to us (403 handled)."""
         try:
-            message: Message = await self._call(
-                lambda: self.bot.send_message(
-                    chat_id,
-                    screen.text,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=screen.markup(),
-                    disable_web_page_preview=True,
-                    **extra,
-                )
-            )
-            return message
+            return await self._send(chat_id, screen)
         except Forbidden:
             await self._forbidden(chat_id)
             return None
@@ -377,12 +367,16 @@ class TelegramIO:
         slot.delivered = screen.key()
         return True
 
-    async def _post(self, slot: _Slot, screen: Screen) -> None:
-        params = _message_params(screen, chat_id=slot.chat_id)
+    async def _send(self, chat_id: int, screen: Screen) -> int:
+        """sendMessage showing ``screen``; the new message's id."""
+        params = _message_params(screen, chat_id=chat_id)
         message = await self._call(lambda: call_raw(self.bot, "sendMessage", params))
-        slot.message_id, slot.repost = message["message_id"], False
+        return int(message["message_id"])
+
+    async def _post(self, slot: _Slot, screen: Screen) -> None:
+        slot.message_id, slot.repost = await self._send(slot.chat_id, screen), False
         await self.manager.set_message(
-            slot.session_id, slot.purpose, slot.chat_id, message["message_id"]
+            slot.session_id, slot.purpose, slot.chat_id, slot.message_id
         )
 
     async def _edit(self, slot: _Slot, screen: Screen) -> None:
