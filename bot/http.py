@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import ssl
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -35,6 +37,24 @@ CONNECTIONS = 4
 
 _JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
+
+
+@dataclass(frozen=True, slots=True)
+class JsonBody:
+    """A request body encoded as JSON once, as a whole.
+
+    PTB's ``RequestData`` wraps every parameter in an object and encodes them
+    one by one; for the edits that make up most of our traffic that cost more
+    CPU than the HTTP request. :class:`AiohttpRequest` accepts either.
+    """
+
+    json_payload: bytes
+    multipart_data: None = None
+
+    @classmethod
+    def of(cls, params: dict[str, Any]) -> JsonBody:
+        """The body for ``params`` (plain JSON values only)."""
+        return cls(json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 class AiohttpRequest(BaseRequest):
@@ -92,7 +112,9 @@ class AiohttpRequest(BaseRequest):
                 limit=self._connections, keepalive_timeout=30, ssl=_tls_context()
             )
             self._session = aiohttp.ClientSession(
-                connector=connector, skip_auto_headers=("Accept-Encoding",)
+                connector=connector,
+                skip_auto_headers=("Accept-Encoding",),
+                cookie_jar=aiohttp.DummyCookieJar(),  # the Bot API sets none; a jar costs CPU
             )
 
     async def shutdown(self) -> None:
@@ -104,7 +126,7 @@ class AiohttpRequest(BaseRequest):
         self,
         url: str,
         method: str,
-        request_data: RequestData | None = None,
+        request_data: RequestData | JsonBody | None = None,
         read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
         write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
         connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
@@ -121,7 +143,7 @@ class AiohttpRequest(BaseRequest):
         body: bytes | aiohttp.FormData | None = None
         headers = _PLAIN
         if files:
-            body = _form(request_data, files)  # type: ignore[arg-type]
+            body = _form(request_data, files)  # type: ignore[arg-type]  # files: a RequestData
         elif request_data is not None:
             body, headers = request_data.json_payload, _JSON
         read = _pick(read_timeout, self._read_timeout)
@@ -139,15 +161,18 @@ class AiohttpRequest(BaseRequest):
             # itself; aiohttp sends proxy_headers only when it opens an HTTPS tunnel
             headers = {**headers, **proxy_headers}
         try:
-            async with self._free, self._session.request(
-                method,
-                url,
-                data=body,
-                headers=headers,
-                timeout=timeout,
-                proxy=proxy,
-                proxy_headers=proxy_headers,
-            ) as response:
+            async with (
+                self._free,
+                self._session.request(
+                    method,
+                    url,
+                    data=body,
+                    headers=headers,
+                    timeout=timeout,
+                    proxy=proxy,
+                    proxy_headers=proxy_headers,
+                ) as response,
+            ):
                 return response.status, await response.read()
         except TimeoutError as error:  # aiohttp's ServerTimeoutError is one too
             raise TimedOut from error
@@ -156,17 +181,21 @@ class AiohttpRequest(BaseRequest):
 
 
 async def call_raw(bot: Bot, method: str, params: dict[str, Any]) -> Any:
-    """Call Bot API ``method`` through ``bot`` and return its undecoded JSON result.
+    """Call Bot API ``method`` through ``bot``'s request object; the undecoded JSON result.
 
-    The typed methods (``bot.edit_message_text`` …) turn the returned message
-    into PTB objects, inline keyboard included, which costs as much CPU as the
-    request itself; the table and hand edits never read it. This goes through
-    the same path as every PTB method (defaults, rate limiter, error decoding
-    into ``BadRequest``/``Forbidden``/``RetryAfter``) and only skips the
-    decoding. ``Bot.do_api_request`` would do the same but warns for methods
-    that have a typed wrapper, hence PTB's internal ``_post``.
+    The typed methods (``bot.edit_message_text`` …) build a ``RequestData`` of
+    per-parameter objects on the way out and turn the returned message into
+    PTB objects, inline keyboard included, on the way back: together several
+    times the CPU of the HTTP request itself, for edits whose result nobody
+    reads. This sends ``params`` as one :class:`JsonBody` through PTB's
+    ``BaseRequest.post`` (so its error decoding into ``BadRequest`` /
+    ``Forbidden`` / ``RetryAfter`` … still applies) and returns the plain
+    result. It bypasses the bot's rate limiter: :class:`bot.telegram_io.TelegramIO`,
+    the one caller, paces its chats itself. ``bot.request`` must be an
+    :class:`AiohttpRequest`.
     """
-    return await bot._post(method, params)
+    url = f"{bot.base_url}/{method}"
+    return await bot.request.post(url, request_data=JsonBody.of(params))  # type: ignore[arg-type]
 
 
 def _tls_context() -> ssl.SSLContext:

@@ -13,7 +13,10 @@ seconds for newer pictures. Telegram facts handled here:
 - 403 from a private chat → the user is marked unreachable (the table then
   shows a deep-link button); 403 from a group → the bot was removed, the
   chat's games end;
-- 429 → wait ``retry_after`` and try again (the AIORateLimiter retries first).
+- 429 → wait ``retry_after`` and try again.
+
+Its requests skip PTB's typed methods and the AIORateLimiter (see
+:func:`bot.http.call_raw`): the pacing here is theirs, per chat and overall.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
@@ -51,12 +55,14 @@ class Pacing:
     """How many deliveries one chat may get per window (Telegram's flood limits).
 
     Groups allow about 20 sends+edits a minute, private chats about one a
-    second (short bursts are fine). ``None`` leaves a kind of chat unpaced here
-    (the AIORateLimiter still applies its own group limit).
+    second (short bursts are fine), and a bot about 30 messages a second in
+    all. ``None`` leaves that limit out (the load benchmark's fake Bot API has
+    no limits).
     """
 
     group: tuple[int, float] | None = (20, 60.0)
     private: tuple[int, float] | None = (3, 3.0)
+    overall: tuple[int, float] | None = (30, 1.0)
     #: Seconds a *lazy* slot's edit that changes only the text (not the buttons)
     #: may wait for newer screens: a waiting player's hand follows the table a
     #: moment later, in one edit for several moves. 0 delivers at once.
@@ -132,6 +138,8 @@ class TelegramIO:
         self.on_chat_gone = on_chat_gone
         self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
         self._sent: dict[int, deque[float]] = {}  # paced chats with recent deliveries
+        overall = self.pacing.overall
+        self._overall = AsyncLimiter(*overall) if overall is not None else None
         self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -375,9 +383,7 @@ class TelegramIO:
 
     async def _post(self, slot: _Slot, screen: Screen) -> None:
         slot.message_id, slot.repost = await self._send(slot.chat_id, screen), False
-        await self.manager.set_message(
-            slot.session_id, slot.purpose, slot.chat_id, slot.message_id
-        )
+        await self.manager.set_message(slot.session_id, slot.purpose, slot.chat_id, slot.message_id)
 
     async def _edit(self, slot: _Slot, screen: Screen) -> None:
         assert slot.message_id is not None
@@ -413,15 +419,21 @@ class TelegramIO:
                 self._slots.pop((slot.session_id, slot.purpose), None)
 
     async def _call(self, request: Callable[[], Awaitable[Any]]) -> Any:
-        """Run a Bot API request, waiting out 429s the rate limiter did not absorb."""
+        """Run a Bot API request within the overall limit, waiting out 429s."""
         for _ in range(5):
             try:
-                return await request()
+                return await self._within_limit(request)
             except RetryAfter as error:
                 delay = error.retry_after
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 await asyncio.sleep(float(seconds))
-        return await request()
+        return await self._within_limit(request)
+
+    async def _within_limit(self, request: Callable[[], Awaitable[Any]]) -> Any:
+        if self._overall is None:
+            return await request()
+        async with self._overall:
+            return await request()
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0:

@@ -209,6 +209,10 @@ class FakeTelegram:
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._handed_out = 0  # the highest update_id the bot has fetched
+        #: the highest update_id the bot has confirmed (asked for updates past it)
+        self.confirmed = 0
+        #: methods whose answers wait until their event is set (a slow or stuck Telegram)
+        self.gates: dict[str, asyncio.Event] = {}
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(1)
@@ -510,6 +514,9 @@ class FakeTelegram:
         if method == "getUpdates":
             call.result = await self._get_updates(params)
             return web.json_response({"ok": True, "result": call.result})
+        gate = self.gates.get(method)
+        if gate is not None:
+            await gate.wait()
         failure = self._failure(method, params)
         if failure is None:
             try:
@@ -549,6 +556,7 @@ class FakeTelegram:
 
     async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         offset = int(params.get("offset") or 0)
+        self.confirmed = max(self.confirmed, offset - 1)
         self._updates = [u for u in self._updates if u["update_id"] >= offset]
         timeout = min(float(params.get("timeout") or 0), 5.0)
         deadline = time.monotonic() + timeout
@@ -561,6 +569,7 @@ class FakeTelegram:
         batch = list(self._updates[: int(params.get("limit") or 100)])
         if batch:
             self._handed_out = max(self._handed_out, batch[-1]["update_id"])
+        await self._notify()  # wait_until may be watching what was handed out or confirmed
         return batch
 
     def _dispatch(self, method: str, params: dict[str, Any]) -> Any:

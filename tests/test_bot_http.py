@@ -94,14 +94,21 @@ async def test_call_raw_returns_the_undecoded_result(
     recorder.replies["editMessageText"] = (200, {"ok": True, "result": _message("x")})
     shown = screen("x", [[Button("7♠", "m:1:2:7S"), Button("rules", url="https://t.me/b")]])
     params = {"chat_id": -100, "message_id": 7, "text": "x", "reply_markup": shown.markup_json()}
-    result = await call_raw(bot, "editMessageText", params)
+    result = await call_raw(bot, "editMessageText", {**params, "text": "ход: 7♠"})
     assert result == _message("x")  # a plain dict: nothing was decoded
-    sent = json.loads(recorder.requests[-1][2])
-    assert json.loads(sent["reply_markup"]) == shown.markup().to_dict()  # type: ignore[union-attr]
+    method, content_type, body = recorder.requests[-1]
+    assert (method, content_type) == ("editMessageText", "application/json")
+    assert "ход: 7♠".encode() in body  # one UTF-8 JSON body, not \\u escapes
+    sent = json.loads(body)
+    assert sent["reply_markup"] == shown.markup().to_dict()  # type: ignore[union-attr]
+    assert sent["chat_id"] == -100 and sent["text"] == "ход: 7♠"
 
 
 def test_markup_json_is_what_ptb_would_send() -> None:
-    rows = [[Button("a", "x:1"), Button("b", "x:2")], [Button("link", url="https://t.me/b?start=1")]]
+    rows = [
+        [Button("a", "x:1"), Button("b", "x:2")],
+        [Button("link", url="https://t.me/b?start=1")],
+    ]
     shown = screen("text", rows)
     assert shown.markup_json() == shown.markup().to_dict()  # type: ignore[union-attr]
     assert screen("no buttons").markup_json() is None

@@ -15,6 +15,7 @@ applied, and every message must show the final state.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 
 import bot.telegram_io
+from bot.http import JsonBody
 from bot.present import TABLE, hand_purpose
 from bot.render.common import Button, screen
 from bot.telegram_io import Pacing, TelegramIO
@@ -86,7 +88,7 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
         flood=FloodLimits(group_per_minute=20, private_per_second=1, private_burst=3, scale=SCALE)
     )
     await fake.start()
-    pacing = Pacing(group=(20, 60.0 / SCALE), private=(3, 3.0 / SCALE))
+    pacing = Pacing(group=(20, 60.0 / SCALE), private=(3, 3.0 / SCALE), overall=(30, 1.0 / SCALE))
     harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
     rng = random.Random(7)
     try:
@@ -171,13 +173,18 @@ def _buttons(screen: object) -> list[dict[str, str]]:
 
 
 class RecordingBot:
-    """Stands in for PTB's Bot: records sends and edits (TelegramIO calls ``_post``)."""
+    """Stands in for PTB's Bot and its request object: records sends and edits
+    (TelegramIO posts through ``bot.request.post``, see ``bot.http.call_raw``)."""
+
+    base_url = "http://bot"
 
     def __init__(self) -> None:
+        self.request = self
         self.sent: list[tuple[int, str]] = []
         self.edits: list[tuple[int, int, str]] = []
 
-    async def _post(self, method: str, data: dict[str, Any]) -> dict[str, Any] | bool:
+    async def post(self, url: str, request_data: JsonBody) -> dict[str, Any] | bool:
+        method, data = url.rsplit("/", 1)[1], json.loads(request_data.json_payload)
         if method == "sendMessage":
             self.sent.append((data["chat_id"], data["text"]))
             return {"message_id": len(self.sent)}

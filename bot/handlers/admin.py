@@ -9,7 +9,7 @@ from telegram.error import TelegramError
 from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler, ContextTypes
 
 from bot.callback import Verb, pack_verb
-from bot.handlers.common import Koloda, is_private, lang_here, parts, reply
+from bot.handlers.common import Koloda, is_private, lang_here, parts, popup, reply
 from bot.i18n import LANGUAGES, t
 from bot.present import TABLE
 from bot.render.common import Button, screen
@@ -91,7 +91,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         lang = await lang_here(parts(context), update)
         if update.callback_query is not None:
-            await update.callback_query.answer(t(lang, "error-generic"))
+            await popup(update.callback_query, t(lang, "error-generic"))
         elif update.effective_message is not None:
             await reply(update, t(lang, "error-generic"))
     except TelegramError:

@@ -8,6 +8,7 @@ from telegram import Bot, CallbackQuery, Chat, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
+from bot.http import call_raw
 from bot.i18n import t
 from bot.present import Languages, Presenter
 from bot.sessions import Refusal, SessionManager
@@ -60,8 +61,18 @@ async def lang_of(kol: Koloda, user: User) -> str:
 
 
 async def popup(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
-    """Answer a button press (Telegram shows a spinner until the bot does)."""
-    await query.answer(text=text, url=url)
+    """Answer a button press (Telegram shows a spinner until the bot does).
+
+    Sent as plain JSON (:func:`bot.http.call_raw`): every press is answered, and
+    PTB's typed call costs more CPU than the request. An answer is not a
+    message, so no flood pacing applies to it.
+    """
+    params: dict[str, str] = {"callback_query_id": query.id}
+    if text:
+        params["text"] = text
+    if url:
+        params["url"] = url
+    await call_raw(query.get_bot(), "answerCallbackQuery", params)
 
 
 async def reply(update: Update, text: str) -> None:

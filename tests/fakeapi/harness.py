@@ -81,7 +81,10 @@ async def start_harness(
     settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
     limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     app = build_application(
-        settings, computer, pacing=pacing or Pacing(None, None, coalesce=0), rate_limiter=limiter
+        settings,
+        computer,
+        pacing=pacing or Pacing(None, None, None, coalesce=0),
+        rate_limiter=limiter,
     )
     await app.initialize()
     await startup(app)

@@ -1,0 +1,107 @@
+"""Updates are confirmed to Telegram only once handled, and decoded without the
+pressed message's keyboard (bot/updates.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+from bot.updates import Inbox, KolodaBot, trim
+from tests.fake_telegram import FakeTelegram
+from tests.fakeapi.harness import Harness
+
+
+def _bot(harness: Harness) -> KolodaBot:
+    bot = harness.app.bot
+    assert isinstance(bot, KolodaBot)
+    return bot
+
+
+def _last_update_id(fake: FakeTelegram) -> int:
+    return int(fake._updates[-1]["update_id"])
+
+
+async def test_a_press_is_confirmed_only_after_it_was_handled(harness: Harness) -> None:
+    fake = harness.fake
+    user = fake.user("Ann")
+    gate = fake.gates["answerCallbackQuery"] = asyncio.Event()  # Telegram is slow to answer
+    try:
+        query = fake.push_callback(user, fake.private(user), None, "forged:data")
+        update_id = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.undelivered() == 0)  # the bot fetched the press
+        await asyncio.sleep(0.3)  # it would poll again at once, but must not confirm the press yet
+        assert fake.confirmed < update_id
+        assert _bot(harness).inbox.open == 1
+    finally:
+        gate.set()
+    answer = await fake.answer(query)
+    assert answer.params.get("text")  # the forged press was refused with a pop-up
+    await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+    assert _bot(harness).inbox.given_up == 0
+
+
+async def test_a_stuck_handler_does_not_stall_everyone(harness: Harness) -> None:
+    fake = harness.fake
+    bot = _bot(harness)
+    bot.inbox.wait = 0.2
+    user = fake.user("Ben")
+    gate = fake.gates["answerCallbackQuery"] = asyncio.Event()
+    try:
+        fake.push_callback(user, fake.private(user), None, "forged:data")
+        update_id = _last_update_id(fake)
+        # after its wait the bot gives up waiting and fetches (so confirms) anyway
+        await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+        assert bot.inbox.given_up == 1
+        # and the next update is handled while the first is still stuck
+        fake.push_command(user, fake.private(user), "/help")
+        await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == user.id)
+    finally:
+        gate.set()
+
+
+def test_inbox_settles_when_every_update_of_the_batch_is_handled() -> None:
+    async def scenario() -> None:
+        inbox = Inbox(wait=0.01)
+        assert await inbox.settled()  # nothing fetched yet
+        inbox.received([5, 6])
+        inbox.handled(5)
+        assert not await inbox.settled()  # 6 is still running: given up
+        assert inbox.given_up == 1 and inbox.open == 0
+        inbox.received([7])
+        inbox.wait = 5
+        waiter = asyncio.ensure_future(inbox.settled())
+        await asyncio.sleep(0)
+        assert not waiter.done()
+        inbox.handled(99)  # not of this batch: changes nothing
+        await asyncio.sleep(0)
+        assert not waiter.done()
+        inbox.handled(7)
+        assert await waiter
+
+    asyncio.run(scenario())
+
+
+def test_trim_drops_only_the_pressed_messages_keyboard_and_entities() -> None:
+    update = {
+        "update_id": 3,
+        "callback_query": {
+            "id": "9",
+            "data": "1:2:QS",
+            "message": {
+                "message_id": 4,
+                "chat": {"id": 5, "type": "private"},
+                "text": "hand",
+                "entities": [{"type": "bold", "offset": 0, "length": 4}],
+                "reply_markup": {"inline_keyboard": [[{"text": "Q♠", "callback_data": "1:2:QS"}]]},
+            },
+        },
+    }
+    trimmed = trim(copy.deepcopy(update))
+    assert trimmed["callback_query"]["message"] == {
+        "message_id": 4,
+        "chat": {"id": 5, "type": "private"},
+        "text": "hand",
+    }
+    assert trimmed["callback_query"]["data"] == "1:2:QS"
+    message_update = {"update_id": 4, "message": copy.deepcopy(update["callback_query"]["message"])}
+    assert trim(copy.deepcopy(message_update)) == message_update  # other updates stay whole
