@@ -265,3 +265,14 @@ async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> No
     assert sender.edits == [(-7, 1, "table v2")]
     await asyncio.wait_for(io.flush(), 5)  # flushing (e.g. at shutdown) sends what waits
     assert sender.edits == [(-7, 1, "table v2"), (6, 2, "hand v2")]
+
+
+async def test_deliveries_keep_to_the_overall_limit() -> None:
+    sender, refs = RecordingBot(), StoredRefs()
+    io = TelegramIO(sender, refs, Pacing(None, None, overall=(2, 2.0)))  # type: ignore[arg-type]
+    for session in range(1, 5):  # four groups at once: each alone is within its own limit
+        io.show(session, TABLE, -session, screen(f"table {session}"), 1)
+    await asyncio.sleep(0.1)
+    assert len(sender.sent) == 2  # the bot as a whole may send two per two seconds
+    await asyncio.wait_for(io.flush(), 5)
+    assert sorted(text for _, text in sender.sent) == [f"table {n}" for n in range(1, 5)]
