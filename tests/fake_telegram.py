@@ -26,6 +26,7 @@ every answered call, ``keep_calls = False`` stops recording ``calls``, and
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import json
 import math
@@ -217,6 +218,8 @@ class FakeTelegram:
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
+        self._answered: set[str] = set()
+        self._queries: dict[str, dict[str, Any]] = {}
         self._injected: list[Injected] = []
         self._sends: dict[int, deque[float]] = defaultdict(deque)
         #: keep every call in :attr:`calls` (a long benchmark turns it off to stay flat)
@@ -339,8 +342,14 @@ class FakeTelegram:
         stored = self.messages.get((chat.id, message_id)) if message_id else None
         if stored is not None and stored.ephemeral_for is None:
             query["message"] = stored.as_dict(self.bot_user, chat.as_dict())
+        self._queries[query_id] = query
         self._push({"callback_query": query})
         return query_id
+
+    def push_again(self, query_id: str) -> None:
+        """Deliver a press once more, as Telegram does with an update the bot never
+        confirmed (it crashed while handling it)."""
+        self._push({"callback_query": copy.deepcopy(self._queries[query_id])})
 
     def push_press(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> str:
         """Press the button whose label or data is ``label_or_data`` on ``message``."""
@@ -591,6 +600,13 @@ class FakeTelegram:
         return True
 
     def _api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        query_id = str(params.get("callback_query_id"))
+        if query_id in self._answered:  # Telegram takes one answer per press
+            raise _ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        self._answered.add(query_id)
         return True
 
     def _api_sendMessage(self, params: dict[str, Any]) -> Any:

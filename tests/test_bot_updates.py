@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
+
+import pytest
 
 from bot.updates import Inbox, KolodaBot, trim
 from tests.fake_telegram import FakeTelegram
@@ -105,3 +108,34 @@ def test_trim_drops_only_the_pressed_messages_keyboard_and_entities() -> None:
     assert trimmed["callback_query"]["data"] == "1:2:QS"
     message_update = {"update_id": 4, "message": copy.deepcopy(update["callback_query"]["message"])}
     assert trim(copy.deepcopy(message_update)) == message_update  # other updates stay whole
+
+
+async def test_a_press_delivered_again_is_answered_once_and_changes_nothing(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = harness.fake
+    ann, ben = fake.user("Ann"), fake.user("Ben")
+    group = fake.group("Again")
+    for user in (ann, ben):
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(ann, group.id, "/new eleven")
+    lobby = fake.last_message(group.id)
+    assert lobby is not None
+    query = fake.push_callback(ben, group, lobby.message_id, "join:1")
+    await fake.answer(query)
+    await harness.settle()
+    session = await harness.kol.manager.get(1)
+    assert session.seat_of(ben.id) is not None
+    shown = lobby.text
+    caplog.clear()
+    fake.push_again(query)  # the bot crashed before confirming it: Telegram sends it again
+    await harness.settle()
+    assert (await harness.kol.manager.get(1)).version == session.version
+    assert lobby.text == shown
+    answers = [
+        call.ok
+        for call in fake.calls_of("answerCallbackQuery")
+        if str(call.params["callback_query_id"]) == query
+    ]
+    assert answers == [True, False]  # the second answer was refused by Telegram, quietly
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

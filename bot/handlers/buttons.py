@@ -55,16 +55,16 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             note = await ROUTES[press.verb](kol, update, press)
     except BadCallback as error:
         log.info("bad callback data from %s: %s", user.id, error)
-        await popup(query, t(lang, "bad-button"))
-        return
+        note = t(lang, "bad-button")
     except Refusal as refusal:
-        await popup(query, refusal_text(lang, refusal))
+        note = refusal_text(lang, refusal)
+    if note == "":  # the handler answered already
         return
-    if note != "":  # "" means the handler answered already
-        try:
-            await popup(query, note)
-        except BadRequest as error:  # a query answered too late is harmless
-            log.info("could not answer a callback query: %s", error.message)
+    try:
+        await popup(query, note)
+    except BadRequest as error:
+        # answered too late, or already: a press delivered again after a restart
+        log.info("could not answer a callback query: %s", error.message)
 
 
 HANDLERS: list[BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]] = [
