@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import ssl
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import certifi
+import orjson
 from aiohttp.helpers import get_env_proxy_for_url
 from telegram import Bot
 from telegram._utils.defaultvalue import DefaultValue
@@ -53,8 +53,8 @@ class JsonBody:
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> JsonBody:
-        """The body for ``params`` (plain JSON values only)."""
-        return cls(json.dumps(params, ensure_ascii=False, separators=(",", ":")).encode())
+        """The body for ``params`` (plain JSON values only), as compact UTF-8 JSON."""
+        return cls(orjson.dumps(params))
 
 
 class AiohttpRequest(BaseRequest):
@@ -99,6 +99,15 @@ class AiohttpRequest(BaseRequest):
                     proxy_headers = {"Proxy-Authorization": auth.encode()}
             found = self._proxies[origin] = (proxy, proxy_headers)
         return found
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> Any:
+        """Telegram's JSON answer, parsed by orjson (several times faster than ``json``);
+        PTB's own parser, with its error for a broken answer, when orjson refuses it."""
+        try:
+            return orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return BaseRequest.parse_json_payload(payload)
 
     @property
     def read_timeout(self) -> float | None:

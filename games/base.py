@@ -97,6 +97,8 @@ def _copy_containers(value: Any) -> Any:
         return [_copy_containers(v) for v in value]
     if kind is dict:
         return {k: _copy_containers(v) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_copy_containers(v) for v in value)
     return value
 
 

@@ -419,24 +419,37 @@ class King(Game):
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know; see the module docstring for the keys."""
         view = self.base_view(seat)
+        # one copy of every nested part: a copy has a fixed cost, and views are drawn often
+        penalty, trick, last_trick, history, rows, moves = copy_state(
+            (
+                self.penalty,
+                self.trick,
+                self.history[-1] if self.history else None,
+                self.history,
+                self.rows,
+                self.moves,
+            )
+        )
+        if last_trick is not None and history and last_trick is history[-1]:
+            last_trick = copy_state(last_trick)  # marshal keeps shared objects shared
         view.update(
             phase=self.phase,
             contract=self.contract,
             contracts=contracts_for(self.players, self.options),
-            penalty=copy_state(self.penalty),
+            penalty=penalty,
             penalty_left=self.penalty_left,
             prize=self.prize,
             deal_points=list(self.deal_points),
             hand=list(self.hands[seat]) if seat is not None else None,
             hand_sizes=[len(hand) for hand in self.hands],
             trumps=self.trumps,
-            trick=copy_state(self.trick),
-            last_trick=copy_state(self.history[-1]) if self.history else None,
-            history=copy_state(self.history),
+            trick=trick,
+            last_trick=last_trick,
+            history=history,
             tricks_won=list(self.tricks_won),
-            rows=copy_state(self.rows),
+            rows=rows,
             out=list(self.out),
-            moves=copy_state(self.moves),
+            moves=moves,
         )
         return view
 

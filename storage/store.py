@@ -6,11 +6,11 @@ goes into one transaction; read functions take the :class:`Database`.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 import aiosqlite
+import orjson
 
 from storage.database import Database, Row
 from storage.records import (
@@ -35,11 +35,13 @@ class ChatBusy(Exception):
 
 
 def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, separators=(",", ":"))
+    # orjson: the same compact JSON as json.dumps (number keys become strings), several
+    # times faster, and a move stores the whole game state
+    return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _load(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    return None if text is None else orjson.loads(text)
 
 
 # ------------------------------------------------------------------ sessions

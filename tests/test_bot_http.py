@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 from aiohttp import web
 from telegram import Bot, InputFile
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.error import (
+    BadRequest,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 
 from bot.http import AiohttpRequest, call_raw
 from bot.render.common import Button, screen
@@ -232,3 +239,15 @@ async def test_no_proxy_sends_the_request_directly(
         assert recorder.requests == []
     finally:
         await request.shutdown()
+
+
+def test_answers_are_parsed_and_a_broken_one_is_a_telegram_error() -> None:
+    parse = AiohttpRequest.parse_json_payload
+    assert parse('{"ok":true,"result":{"text":"ход"}}'.encode()) == {
+        "ok": True,
+        "result": {"text": "ход"},
+    }
+    # invalid UTF-8 inside a string: replaced, as PTB's own parser does
+    assert parse(b'{"ok":true,"result":"a\xffb"}') == {"ok": True, "result": "a\ufffdb"}
+    with pytest.raises(TelegramError, match="Invalid server response"):
+        parse(b"<html>502 Bad Gateway</html>")

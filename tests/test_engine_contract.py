@@ -294,3 +294,37 @@ def test_copy_state_copies_containers_around_values_marshal_cannot_carry() -> No
     assert copied == state and copied["extra"] is marker  # shared, as before
     copied["hands"][0].append("KD")
     assert state["hands"][0] == ["7S"]  # the containers are still independent
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_views_are_independent_of_the_game_and_of_each_other(
+    game_id: str, data: st.DataObject
+) -> None:
+    players, options, seed = data.draw(tables(game_id))
+    game = REGISTRY[game_id].new(players, options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(data.draw(st.integers(0, 80))):  # somewhere into the match
+        if game.finished or game.to_move is None:
+            break
+        game.apply(game.to_move, rng.choice(game.legal_actions(game.to_move)))
+    state = json.dumps(game.to_dict(), sort_keys=True)
+    seats: list[int | None] = [None, *range(players)]
+    shown = [json.dumps(game.view(seat), sort_keys=True) for seat in seats]
+    for seat in seats:
+        _mutate_every_container(game.view(seat))  # a careless reader of one view
+    assert json.dumps(game.to_dict(), sort_keys=True) == state
+    assert [json.dumps(game.view(seat), sort_keys=True) for seat in seats] == shown
+
+
+def test_the_fallback_copy_copies_inside_tuples_too() -> None:
+    class Marker:
+        pass
+
+    parts = ([["7S"]], {"rows": [1]}, Marker())
+    copied = copy_state(parts)
+    assert type(copied) is tuple and copied[2] is parts[2]
+    copied[0][0].append("KD")
+    copied[1]["rows"].append(2)
+    assert parts[0] == [["7S"]] and parts[1] == {"rows": [1]}
