@@ -452,18 +452,22 @@ class Result:
         """A Markdown table row."""
         lat = sorted(self.latencies) or [float("nan")]
         per_move = self.api_calls / self.moves if self.moves else float("nan")
+        # CPU per move does not depend on how much of a core the bot got: compare this
+        cpu_ms = self.bot_cpu * 10 * self.seconds / self.moves if self.moves else float("nan")
         return (
             f"| {self.game} | {self.concurrent} | {self.moves / self.seconds:.0f} "
             f"| {_pct(lat, 50):.1f} | {_pct(lat, 95):.1f} | {_pct(lat, 99):.1f} "
-            f"| {per_move:.2f} | {self.bot_cpu:.0f} | {self.peak_rss:.0f} | {self.gen_cpu:.0f} "
+            f"| {per_move:.2f} | {self.bot_cpu:.0f} | {cpu_ms:.2f} | {self.peak_rss:.0f} "
+            f"| {self.gen_cpu:.0f} "
             f"| {self.moves} | {self.refusals}/{self.timeouts}/{self.failed_calls} |"
         )
 
 
 HEADER = (
     "| game | G | moves/s | p50 ms | p95 ms | p99 ms | API calls/move | bot CPU % "
-    "| bot peak RSS MiB | load-gen CPU % | moves | refused/timeouts/failed calls |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "| bot CPU ms/move | bot peak RSS MiB | load-gen CPU % | moves "
+    "| refused/timeouts/failed calls |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 

@@ -5,12 +5,14 @@ batch, and that request confirms the batch to Telegram. A crash (SIGKILL, out
 of memory) while the batch is being handled loses those presses for good: the
 player sees the spinner time out and must press again. :class:`KolodaBot`
 holds the next ``getUpdates`` back until every update of the last batch has
-been handled (its move committed, its query answered), for at most
+been handled (a press: its move committed; the answer to the button goes out
+in the background, so Telegram's round trip for it holds nothing up), for at most
 :data:`ACK_WAIT` seconds, so one slow handler (a chat waiting out Telegram's
 flood limit) cannot stall everyone for long. After a crash Telegram delivers
 the unconfirmed updates again. Handling one twice is harmless: a move button
 carries the session version it was drawn for, so a second press of it is
-refused as stale, and its query was answered already.
+refused as stale. Telegram takes one answer per press, so the player sees
+that refusal only if the crash came between the commit and the first answer.
 
 Decoding: a button press arrives with the whole message it sits on, inline
 keyboard included. Nothing here reads that keyboard or the text's entities,

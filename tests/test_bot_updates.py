@@ -24,23 +24,37 @@ def _last_update_id(fake: FakeTelegram) -> int:
     return int(fake._updates[-1]["update_id"])
 
 
-async def test_a_press_is_confirmed_only_after_it_was_handled(harness: Harness) -> None:
+async def test_an_update_is_confirmed_only_after_it_was_handled(harness: Harness) -> None:
     fake = harness.fake
     user = fake.user("Ann")
-    gate = fake.gates["answerCallbackQuery"] = asyncio.Event()  # Telegram is slow to answer
+    chat = fake.private(user)
+    gate = fake.gates["sendMessage"] = asyncio.Event()  # Telegram is slow: /help's reply hangs
     try:
-        query = fake.push_callback(user, fake.private(user), None, "forged:data")
+        fake.push_command(user, chat, "/help")
         update_id = _last_update_id(fake)
-        await fake.wait_until(lambda: fake.undelivered() == 0)  # the bot fetched the press
-        await asyncio.sleep(0.3)  # it would poll again at once, but must not confirm the press yet
+        await fake.wait_until(lambda: fake.undelivered() == 0)  # the bot fetched it
+        await asyncio.sleep(0.3)  # it would poll again at once, but must not confirm it yet
         assert fake.confirmed < update_id
         assert _bot(harness).inbox.open == 1
     finally:
         gate.set()
-    answer = await fake.answer(query)
-    assert answer.params.get("text")  # the forged press was refused with a pop-up
+    await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == user.id)
     await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
     assert _bot(harness).inbox.given_up == 0
+
+
+async def test_a_press_is_confirmed_without_waiting_for_its_answer(harness: Harness) -> None:
+    fake = harness.fake
+    user = fake.user("Dan")
+    gate = fake.gates["answerCallbackQuery"] = asyncio.Event()  # the answer hangs
+    try:
+        query = fake.push_callback(user, fake.private(user), None, "forged:data")
+        update_id = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+        assert _bot(harness).inbox.given_up == 0  # handled: only the answer is outstanding
+    finally:
+        gate.set()
+    assert (await fake.answer(query)).params.get("text")  # the forged press got its pop-up
 
 
 async def test_a_stuck_handler_does_not_stall_everyone(harness: Harness) -> None:
@@ -48,16 +62,17 @@ async def test_a_stuck_handler_does_not_stall_everyone(harness: Harness) -> None
     bot = _bot(harness)
     bot.inbox.wait = 0.2
     user = fake.user("Ben")
-    gate = fake.gates["answerCallbackQuery"] = asyncio.Event()
+    chat = fake.private(user)
+    gate = fake.gates["sendMessage"] = asyncio.Event()
     try:
-        fake.push_callback(user, fake.private(user), None, "forged:data")
+        fake.push_command(user, chat, "/help")
         update_id = _last_update_id(fake)
         # after its wait the bot gives up waiting and fetches (so confirms) anyway
         await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
         assert bot.inbox.given_up == 1
         # and the next update is handled while the first is still stuck
-        fake.push_command(user, fake.private(user), "/help")
-        await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == user.id)
+        query = fake.push_callback(user, chat, None, "forged:data")
+        assert (await fake.answer(query)).params.get("text")
     finally:
         gate.set()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import BaseHandler, CallbackQueryHandler, ContextTypes
 
@@ -60,6 +60,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         note = refusal_text(lang, refusal)
     if note == "":  # the handler answered already
         return
+    # Answered in the background: the press counts as handled (bot/updates.py) once
+    # its move is committed, without waiting for Telegram's answer to the answer.
+    context.application.create_task(_answer(query, note), update=update)
+
+
+async def _answer(query: CallbackQuery, note: str | None) -> None:
     try:
         await popup(query, note)
     except BadRequest as error:
