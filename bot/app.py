@@ -174,7 +174,7 @@ def event_loop() -> asyncio.AbstractEventLoop:
     """A new event loop: uvloop's where it is installed (not on Windows).
 
     Same asyncio API; on loopback a Bot API call through aiohttp costs about
-    a third less CPU on it (``bench/README.md``).
+    a fifth to a third less CPU on it (``bench/README.md``).
     """
     try:
         import uvloop
