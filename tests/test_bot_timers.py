@@ -55,12 +55,7 @@ async def timed_eleven(harness: Harness) -> tuple[FakeUser, FakeUser, StoredMess
     """Alice and Bob at an Eleven table with a one-minute turn timer, dealt."""
     fake = harness.fake
     alice, bob = fake.user("Alice"), fake.user("Bob")
-    group = fake.group("Timers")
-    for user in (alice, bob):
-        await harness.command(user, fake.private(user).id, "/start")
-    await harness.command(alice, group.id, "/new eleven")
-    table = fake.last_message(group.id)
-    assert table is not None
+    _, table = await harness.open_lobby("eleven", (alice, bob), "Timers")
     await harness.press(bob, table, "join:1")
     await harness.press(alice, table, "sets:1")
     await harness.press(alice, table, f"timer:1:{MINUTE}")

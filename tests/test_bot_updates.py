@@ -130,12 +130,7 @@ async def test_a_press_delivered_again_is_answered_once_and_changes_nothing(
 ) -> None:
     fake = harness.fake
     ann, ben = fake.user("Ann"), fake.user("Ben")
-    group = fake.group("Again")
-    for user in (ann, ben):
-        await harness.command(user, fake.private(user).id, "/start")
-    await harness.command(ann, group.id, "/new eleven")
-    lobby = fake.last_message(group.id)
-    assert lobby is not None
+    group, lobby = await harness.open_lobby("eleven", (ann, ben), "Again")
     query = fake.push_callback(ben, group, lobby.message_id, "join:1")
     await fake.answer(query)
     await harness.settle()

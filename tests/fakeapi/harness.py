@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from bot.config import Settings
 from bot.handlers.common import KEY, Koloda
 from bot.sessions import Computer
 from bot.telegram_io import Pacing
-from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 
 @dataclass
@@ -64,6 +65,19 @@ class Harness:
         chat = self.fake.chats.get(chat_id) or self.fake.private(user)
         self.fake.push_command(user, chat, text)
         await self.settle()
+
+    async def open_lobby(
+        self, game: str, users: Sequence[FakeUser], title: str
+    ) -> tuple[FakeChat, StoredMessage]:
+        """Everyone opens their private chat (/start); the first opens ``game`` in a
+        new group. The group and its lobby message."""
+        group = self.fake.group(title)
+        for user in users:
+            await self.command(user, self.fake.private(user).id, "/start")
+        await self.command(users[0], group.id, f"/new {game}")
+        lobby = self.fake.last_message(group.id)
+        assert lobby is not None
+        return group, lobby
 
     async def stop(self) -> None:
         """Stop polling and shut the bot down."""
