@@ -397,6 +397,8 @@ class SessionManager:
         """A human's move: checked in the documented order, committed in one transaction."""
         async with self._lock(session_id):
             session = await self._load(session_id)
+            if version < session.version and await self._applied(session, user_id, version, action):
+                raise Refusal("applied")
             if session.status != "running" or session.game is None:
                 raise Refusal("not_running", session.status)
             seat = _require_seat(session, user_id)
@@ -412,6 +414,17 @@ class SessionManager:
                 return await self._commit_move(session, seat, action, False, seats)
             except IllegalAction as error:
                 raise Refusal("illegal", error.reason) from error
+
+    async def _applied(self, session: Session, user_id: int, version: int, action: str) -> bool:
+        """True if this very press (user, version, action) was committed already:
+        Telegram delivers a press again when the bot crashed before confirming it."""
+        move = await store.move_at_version(self._db, session.id, version)
+        return (
+            move is not None
+            and not move.by_computer
+            and move.action == action
+            and move.seat == session.seat_of(user_id)
+        )
 
     async def expire(self, session_id: int, version: int) -> Outcome | None:
         """What a turn timer does: the computer moves for the absent human.
@@ -635,7 +648,7 @@ class SessionManager:
             result=game.result,
             deadline=self._deadline(game, seated, session.timer),
         )
-        move = MoveRecord(moved.moves, seat, action, by_computer, self._clock())
+        move = MoveRecord(moved.moves, seat, action, by_computer, self._clock(), session.version)
         saved = await self._save(
             session, moved, seats=seats is not None, move=move, results=_results(moved)
         )

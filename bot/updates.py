@@ -10,9 +10,9 @@ in the background, so Telegram's round trip for it holds nothing up), for at mos
 :data:`ACK_WAIT` seconds, so one slow handler (a chat waiting out Telegram's
 flood limit) cannot stall everyone for long. After a crash Telegram delivers
 the unconfirmed updates again. Handling one twice is harmless: a move button
-carries the session version it was drawn for, so a second press of it is
-refused as stale. Telegram takes one answer per press, so the player sees
-that refusal only if the crash came between the commit and the first answer.
+carries the session version it was drawn for, and the move log records the
+version each move was made at, so the store recognises the repeat
+(``applied``) and the bot answers it without a pop-up.
 
 Decoding: a button press arrives with the whole message it sits on, inline
 keyboard included. Nothing here reads that keyboard or the text's entities,

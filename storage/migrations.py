@@ -98,4 +98,9 @@ MIGRATIONS: list[str] = [
         used_by  INTEGER
     ) WITHOUT ROWID;
     """,
+    # 2: the session version each move was made at, so a press delivered twice
+    # (after a crash) is recognised as the one already applied.
+    """
+    ALTER TABLE moves ADD COLUMN version INTEGER;
+    """,
 ]

@@ -47,6 +47,8 @@ class MoveRecord:
     action: str
     by_computer: bool
     time: float
+    #: the session version the move was made at (None in rows older than migration 2)
+    version: int | None = None
 
 
 @dataclass(frozen=True)

@@ -127,9 +127,17 @@ async def save_session(
         await _write_seats(tx, record.id, record.seats)
     if move is not None:
         await tx.execute(
-            "INSERT INTO moves (session, n, seat, action, by_computer, time)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (record.id, move.n, move.seat, move.action, int(move.by_computer), move.time),
+            "INSERT INTO moves (session, n, seat, action, by_computer, time, version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.id,
+                move.n,
+                move.seat,
+                move.action,
+                int(move.by_computer),
+                move.time,
+                move.version,
+            ),
         )
     for share in results or ():
         await tx.execute(
@@ -220,15 +228,27 @@ async def chat_session_ids(db: Database, chat_id: int) -> list[int]:
 # ------------------------------------------------------------------ moves
 
 
+_MOVE_COLUMNS = "SELECT n, seat, action, by_computer, time, version FROM moves"
+
+
+def _move(row: Row) -> MoveRecord:
+    return MoveRecord(
+        row["n"], row["seat"], row["action"], bool(row["by_computer"]), row["time"], row["version"]
+    )
+
+
 async def moves_of(db: Database, session_id: int) -> list[MoveRecord]:
     """The session's move log, oldest first."""
-    rows = await db.fetchall(
-        "SELECT n, seat, action, by_computer, time FROM moves WHERE session = ? ORDER BY n",
-        (session_id,),
+    rows = await db.fetchall(f"{_MOVE_COLUMNS} WHERE session = ? ORDER BY n", (session_id,))
+    return [_move(row) for row in rows]
+
+
+async def move_at_version(db: Database, session_id: int, version: int) -> MoveRecord | None:
+    """The move made at session ``version``, if one was (and was logged with its version)."""
+    row = await db.fetchone(
+        f"{_MOVE_COLUMNS} WHERE session = ? AND version = ?", (session_id, version)
     )
-    return [
-        MoveRecord(r["n"], r["seat"], r["action"], bool(r["by_computer"]), r["time"]) for r in rows
-    ]
+    return None if row is None else _move(row)
 
 
 # ------------------------------------------------------------------ tally

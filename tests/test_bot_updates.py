@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import re
 
 import pytest
 
 from bot.updates import Inbox, KolodaBot, trim
-from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import FakeTelegram, StoredMessage
 from tests.fakeapi.harness import Harness
 
 
@@ -18,6 +19,15 @@ def _bot(harness: Harness) -> KolodaBot:
     bot = harness.app.bot
     assert isinstance(bot, KolodaBot)
     return bot
+
+
+def _moves(message: StoredMessage) -> list[str]:
+    """The data of the move buttons on a message (session 1)."""
+    return [
+        data
+        for button in message.buttons()
+        if re.match(r"^1:\d+:", data := button.get("callback_data") or "")
+    ]
 
 
 def _last_update_id(fake: FakeTelegram) -> int:
@@ -149,3 +159,32 @@ async def test_a_press_delivered_again_is_answered_once_and_changes_nothing(
     ]
     assert answers == [True, False]  # the second answer was refused by Telegram, quietly
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_move_delivered_again_is_answered_without_a_pop_up(harness: Harness) -> None:
+    fake = harness.fake
+    ann, ben = fake.user("Ann"), fake.user("Ben")
+    _, lobby = await harness.open_lobby("eleven", (ann, ben), "Twice")
+    await harness.press(ben, lobby, "join:1")
+    await harness.press(ann, lobby, "start:1")
+    session = await harness.kol.manager.get(1)
+    seat = session.to_move
+    assert seat is not None
+    mover = ann if session.seats[seat].user_id == ann.id else ben
+    hand, data = next(
+        (message, move) for message in fake.chat_messages(mover.id) for move in _moves(message)
+    )
+    query = fake.push_callback(mover, fake.private(mover), hand.message_id, data)
+    assert not (await fake.answer(query)).params.get("text")
+    await harness.settle()
+    moved = await harness.kol.manager.get(1)
+    assert moved.moves == 1
+    fake.push_again(query)  # delivered again after a crash
+    await harness.settle()
+    again = [
+        call
+        for call in fake.calls_of("answerCallbackQuery")
+        if call.params["callback_query_id"] == query
+    ]
+    assert len(again) == 2 and not again[1].params.get("text")  # no "out of date" pop-up
+    assert await harness.kol.manager.get(1) == moved

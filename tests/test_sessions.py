@@ -139,13 +139,14 @@ async def test_two_presses_with_one_version_one_wins(manager: SessionManager) ->
         user = session.seats[seat].user_id
         assert user is not None
         legal = session.view(seat)["legal"]
-        presses = [
-            manager.act(session.id, user, session.version, rng.choice(legal)) for _ in range(2)
-        ]
+        actions = [rng.choice(legal) for _ in range(2)]
+        presses = [manager.act(session.id, user, session.version, action) for action in actions]
         answers = await asyncio.gather(*presses, return_exceptions=True)
         wins = [a for a in answers if isinstance(a, Outcome)]
         losses = [a for a in answers if isinstance(a, Refusal)]
-        assert len(wins) == 1 and [r.code for r in losses] == ["stale"]
+        # the same button twice (a double tap) is one press: the second is "applied"
+        expected = "applied" if actions[0] == actions[1] else "stale"
+        assert len(wins) == 1 and [r.code for r in losses] == [expected]
         session = wins[0].session
     log = await manager.replay_log(session.id)
     assert [m.n for m in log] == [1, 2, 3, 4, 5, 6]
@@ -404,3 +405,39 @@ async def test_two_lobbies_racing_for_one_group_chat(manager: SessionManager) ->
     assert sorted(type(a).__name__ for a in answers) == ["Refusal", "Session"]
     assert [a.code for a in answers if isinstance(a, Refusal)] == ["chat_busy"]
     assert len(await manager.active_sessions()) == 1
+
+
+async def test_a_press_committed_already_is_refused_as_applied_not_as_stale(
+    manager: SessionManager,
+) -> None:
+    session = await duel(manager)
+    seat = session.to_move
+    assert seat is not None
+    mover, other = session.seats[seat].user_id, session.seats[1 - seat].user_id
+    assert mover is not None and other is not None
+    action = session.view(seat)["legal"][0]
+    moved = (await manager.act(session.id, mover, session.version, action)).session
+    # Telegram delivers the same press again (the bot crashed before confirming it)
+    await refused("applied", manager.act(session.id, mover, session.version, action))
+    # anything else at that old version is stale: another card, another player
+    other_action = next((a for a in session.view(seat)["legal"] if a != action), None)
+    if other_action is not None:
+        await refused("stale", manager.act(session.id, mover, session.version, other_action))
+    await refused("stale", manager.act(session.id, other, session.version, action))
+    assert await manager.get(session.id) == moved
+    log = await manager.replay_log(session.id)
+    assert [(m.seat, m.action, m.version) for m in log] == [(seat, action, session.version)]
+
+
+async def test_the_press_that_ended_the_game_is_applied_not_not_running(
+    manager: SessionManager,
+) -> None:
+    session = await duel(manager)
+    while session.status == "running":
+        seat = session.to_move
+        assert seat is not None
+        user = session.seats[seat].user_id
+        assert user is not None
+        last = (user, session.version, session.view(seat)["legal"][0])
+        session = (await manager.act(session.id, *last)).session
+    await refused("applied", manager.act(session.id, *last))

@@ -105,6 +105,27 @@ async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -
         await db.close()
 
 
+async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(f"{MIGRATIONS[0]}\nPRAGMA user_version = 1;")
+    old.execute(
+        "INSERT INTO sessions (id, chat_id, kind, game, status, creator, options, version,"
+        " moves, created, updated) VALUES (1, -5, 'group', 'eleven', 'running', 7, '{}', 3, 1,"
+        " 1.0, 1.0)"
+    )
+    old.execute("INSERT INTO moves VALUES (1, 1, 0, 'AS', 0, 2.0)")
+    old.commit()
+    old.close()
+    db = await Database.open(db_url(path))
+    try:
+        assert await db.user_version() == len(MIGRATIONS)
+        assert await store.moves_of(db, 1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
+        assert await store.move_at_version(db, 1, 2) is None  # old rows carry no version
+    finally:
+        await db.close()
+
+
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.sqlite3"
     sqlite3.connect(path).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}").connection.close()

@@ -57,7 +57,8 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("bad callback data from %s: %s", user.id, error)
         note = t(lang, "bad-button")
     except Refusal as refusal:
-        note = refusal_text(lang, refusal)
+        # "applied": the same press again (after a crash); it worked, so no pop-up
+        note = None if refusal.code == "applied" else refusal_text(lang, refusal)
     if note == "":  # the handler answered already
         return
     # Answered in the background: the press counts as handled (bot/updates.py) once

@@ -231,6 +231,7 @@ refusal-not_running = The game is not running.
 refusal-not_in_lobby = The game has already started.
 refusal-not_a_player = You are not playing at this table.
 refusal-stale = That button is out of date — look at the new message.
+refusal-applied = Done: that move was made already.
 refusal-not_your_turn = It is not your turn.
 refusal-illegal = That move is not allowed.
 refusal-chat_busy = This chat already has a table.

@@ -236,6 +236,7 @@ refusal-not_running = Игра не идёт.
 refusal-not_in_lobby = Игра уже началась.
 refusal-not_a_player = Вы не играете за этим столом.
 refusal-stale = Кнопка устарела — смотрите новое сообщение.
+refusal-applied = Готово: этот ход уже сделан.
 refusal-not_your_turn = Сейчас не ваш ход.
 refusal-illegal = Так ходить нельзя.
 refusal-chat_busy = В этом чате уже есть стол.
