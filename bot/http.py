@@ -199,9 +199,10 @@ async def call_raw(bot: Bot, method: str, params: dict[str, Any]) -> Any:
     reads. This sends ``params`` as one :class:`JsonBody` through PTB's
     ``BaseRequest.post`` (so its error decoding into ``BadRequest`` /
     ``Forbidden`` / ``RetryAfter`` … still applies) and returns the plain
-    result. It bypasses the bot's rate limiter: :class:`bot.telegram_io.TelegramIO`,
-    the one caller, paces its chats itself. ``bot.request`` must be an
-    :class:`AiohttpRequest`.
+    result. It bypasses the bot's rate limiter: its callers are
+    :class:`bot.telegram_io.TelegramIO`, which paces its chats itself, and the
+    answers to button presses, which are not messages. ``bot.request`` must be
+    an :class:`AiohttpRequest`.
     """
     url = f"{bot.base_url}/{method}"
     return await bot.request.post(url, request_data=JsonBody.of(params))  # type: ignore[arg-type]

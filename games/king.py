@@ -420,18 +420,10 @@ class King(Game):
         """What ``seat`` may know; see the module docstring for the keys."""
         view = self.base_view(seat)
         # one copy of every nested part: a copy has a fixed cost, and views are drawn often
-        penalty, trick, last_trick, history, rows, moves = copy_state(
-            (
-                self.penalty,
-                self.trick,
-                self.history[-1] if self.history else None,
-                self.history,
-                self.rows,
-                self.moves,
-            )
+        penalty, trick, history, rows, moves = copy_state(
+            (self.penalty, self.trick, self.history, self.rows, self.moves)
         )
-        if last_trick is not None and history and last_trick is history[-1]:
-            last_trick = copy_state(last_trick)  # marshal keeps shared objects shared
+        last_trick = copy_state(history[-1]) if history else None
         view.update(
             phase=self.phase,
             contract=self.contract,

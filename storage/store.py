@@ -228,7 +228,7 @@ async def chat_session_ids(db: Database, chat_id: int) -> list[int]:
 # ------------------------------------------------------------------ moves
 
 
-_MOVE_COLUMNS = "SELECT n, seat, action, by_computer, time, version FROM moves"
+_SELECT_MOVES = "SELECT n, seat, action, by_computer, time, version FROM moves"
 
 
 def _move(row: Row) -> MoveRecord:
@@ -239,14 +239,14 @@ def _move(row: Row) -> MoveRecord:
 
 async def moves_of(db: Database, session_id: int) -> list[MoveRecord]:
     """The session's move log, oldest first."""
-    rows = await db.fetchall(f"{_MOVE_COLUMNS} WHERE session = ? ORDER BY n", (session_id,))
+    rows = await db.fetchall(f"{_SELECT_MOVES} WHERE session = ? ORDER BY n", (session_id,))
     return [_move(row) for row in rows]
 
 
 async def move_at_version(db: Database, session_id: int, version: int) -> MoveRecord | None:
     """The move made at session ``version``, if one was (and was logged with its version)."""
     row = await db.fetchone(
-        f"{_MOVE_COLUMNS} WHERE session = ? AND version = ?", (session_id, version)
+        f"{_SELECT_MOVES} WHERE session = ? AND version = ?", (session_id, version)
     )
     return None if row is None else _move(row)
 
