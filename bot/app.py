@@ -25,7 +25,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from bot.config import Settings
 from bot.handlers import admin, buttons, lobby, play, score, start
 from bot.handlers.common import KEY, Koloda
-from bot.http import AiohttpRequest
+from bot.http import BotApiRequest
 from bot.i18n import LANGUAGES, t
 from bot.present import Languages, Presenter
 from bot.sessions import Computer, SessionManager
@@ -69,8 +69,8 @@ def build_application(
         settings.token,
         base_url=settings.base_url,
         base_file_url=settings.base_file_url,
-        request=AiohttpRequest(),
-        get_updates_request=AiohttpRequest(connections=1),
+        request=BotApiRequest(),
+        get_updates_request=BotApiRequest(connections=1),
         rate_limiter=rate_limiter or AIORateLimiter(max_retries=3),
     )
     builder = (

@@ -1,14 +1,15 @@
-"""The bot's HTTP client for Bot API calls: PTB's request interface on aiohttp.
+"""The bot's HTTP client for Bot API calls: PTB's request interface, made lean.
 
-PTB ships an httpx-based request class. Measured on loopback against an aiohttp
-server, one ``editMessageText`` through httpx costs about 2.1 ms of CPU; the
-same request through aiohttp costs about 0.3 ms, and the whole PTB call on top
-of it about 0.5 ms. A move sends three to five Bot API requests, so the HTTP
-client decided how many moves a second one core could carry (see
-``bench/README.md``). :class:`AiohttpRequest` implements PTB's
-:class:`~telegram.request.BaseRequest` on an :class:`aiohttp.ClientSession`
-with a small keep-alive connection pool; everything above it (the Bot methods,
-error decoding, the rate limiter) is PTB's own.
+PTB ships an httpx-based request class. Measured on loopback, one
+``editMessageText`` through httpx costs about 2.1 ms of CPU, through aiohttp
+about 0.25 ms, and written straight to a kept-alive connection
+(:mod:`bot.keepalive`) about 0.08 ms. A move sends three to five Bot API
+requests, so the HTTP client decides how many moves a second one core can
+carry (see ``bench/README.md``). :class:`BotApiRequest` implements PTB's
+:class:`~telegram.request.BaseRequest`: JSON requests go over
+:class:`bot.keepalive.Origin`, uploads (multipart) and anything sent through a
+proxy over an :class:`aiohttp.ClientSession`. Everything above it (the Bot
+methods, error decoding, the rate limiter) is PTB's own.
 """
 
 from __future__ import annotations
@@ -30,13 +31,18 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
 
-#: Connections to the Bot API. Telegram allows a bot about 30 messages a second,
-#: which a handful of keep-alive connections carries; on loopback 4 connections
-#: were as fast as 16.
-CONNECTIONS = 4
+from bot.keepalive import Origin
+
+#: Connections to the Bot API (at most; opened as needed, kept alive). Each
+#: carries one request at a time, so a slow answer holds one up: with 4, the
+#: load benchmark waited on the pool (318 moves/s at G = 50); 32 carried 431.
+#: PTB's own httpx client allows 256.
+CONNECTIONS = 32
 
 _JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
+_JSON_LINES = b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in _JSON.items())
+_PLAIN_LINES = b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in _PLAIN.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +51,7 @@ class JsonBody:
 
     PTB's ``RequestData`` wraps every parameter in an object and encodes them
     one by one; for the edits that make up most of our traffic that cost more
-    CPU than the HTTP request. :class:`AiohttpRequest` accepts either.
+    CPU than the HTTP request. :class:`BotApiRequest` accepts either.
     """
 
     json_payload: bytes
@@ -57,8 +63,9 @@ class JsonBody:
         return cls(orjson.dumps(params))
 
 
-class AiohttpRequest(BaseRequest):
-    """PTB's :class:`BaseRequest` on aiohttp: JSON bodies, multipart for uploads.
+class BotApiRequest(BaseRequest):
+    """PTB's :class:`BaseRequest`: JSON over kept-alive connections, uploads and proxies
+    over aiohttp.
 
     ``read_timeout`` and friends follow PTB's meaning (seconds, ``None`` for
     no limit); a timeout raises :class:`telegram.error.TimedOut` and any other
@@ -80,10 +87,12 @@ class AiohttpRequest(BaseRequest):
         self._connect_timeout = connect_timeout
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._origins: dict[str, Origin] = {}
         # Waiting for a free connection is unbounded and costs nothing per waiter;
         # aiohttp's own pool wait would count against the request's timeout.
         self._free = asyncio.Semaphore(connections)
         self._proxies: dict[str, tuple[URL | None, dict[str, str] | None]] = {}
+        self._tls = _tls_context()
 
     def _proxy(self, url: str) -> tuple[URL | None, dict[str, str] | None]:
         """The proxy for ``url`` from HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as PTB's
@@ -117,8 +126,9 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         """Open the connection pool (idempotent)."""
         if self._session is None or self._session.closed:
+            self._origins = {}
             connector = aiohttp.TCPConnector(
-                limit=self._connections, keepalive_timeout=30, ssl=_tls_context()
+                limit=self._connections, keepalive_timeout=30, ssl=self._tls
             )
             self._session = aiohttp.ClientSession(
                 connector=connector,
@@ -128,6 +138,8 @@ class AiohttpRequest(BaseRequest):
 
     async def shutdown(self) -> None:
         """Close the connection pool (idempotent)."""
+        for origin in self._origins.values():
+            origin.close()
         if self._session is not None and not self._session.closed:
             await self._session.close()
 
@@ -147,7 +159,45 @@ class AiohttpRequest(BaseRequest):
         waits for a free connection as long as it takes.
         """
         if self._session is None or self._session.closed:
-            raise RuntimeError("AiohttpRequest is not initialized")
+            raise RuntimeError("BotApiRequest is not initialized")
+        files = request_data.multipart_data if request_data else None
+        read = _pick(read_timeout, self._read_timeout)
+        write = _pick(write_timeout, self._media_write_timeout if files else self._write_timeout)
+        connect = _pick(connect_timeout, self._connect_timeout)
+        proxy, proxy_headers = self._proxy(url)
+        async with self._free:
+            if files or proxy is not None:
+                return await self._through_aiohttp(
+                    url, method, request_data, (read, write, connect), proxy, proxy_headers
+                )
+            cut = url.find("/", url.find("//") + 2)
+            origin = self._origins.get(url[:cut])
+            if origin is None:
+                origin = self._origins[url[:cut]] = Origin(url[:cut], self._tls)
+            body = request_data.json_payload if request_data is not None else None
+            return await origin.request(
+                method,
+                url[cut:],
+                _PLAIN_LINES if body is None else _JSON_LINES,
+                body or b"",
+                connect_timeout=connect,
+                # a JSON body is small: the transport takes it at once, so the
+                # whole wait is for the answer, bounded by the read timeout
+                answer_timeout=read,
+            )
+
+    async def _through_aiohttp(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | JsonBody | None,
+        timeouts: tuple[float | None, float | None, float | None],
+        proxy: URL | None,
+        proxy_headers: dict[str, str] | None,
+    ) -> tuple[int, bytes]:
+        """An upload, or a request through a proxy."""
+        assert self._session is not None
+        read, write, connect = timeouts
         files = request_data.multipart_data if request_data else None
         body: bytes | aiohttp.FormData | None = None
         headers = _PLAIN
@@ -155,33 +205,24 @@ class AiohttpRequest(BaseRequest):
             body = _form(request_data, files)  # type: ignore[arg-type]  # files: a RequestData
         elif request_data is not None:
             body, headers = request_data.json_payload, _JSON
-        read = _pick(read_timeout, self._read_timeout)
-        write = _pick(write_timeout, self._media_write_timeout if files else self._write_timeout)
+        # aiohttp has no separate write timeout: sending the body is bounded by the total
         timeout = aiohttp.ClientTimeout(
-            # aiohttp has no separate write timeout: sending the body is bounded
-            # by the total, which allows for both writing and reading.
-            total=_total(read, write),
-            sock_connect=_pick(connect_timeout, self._connect_timeout),
-            sock_read=read,
+            total=_total(read, write), sock_connect=connect, sock_read=read
         )
-        proxy, proxy_headers = self._proxy(url)
         if proxy_headers and url.startswith("http:"):
             # a plain-HTTP request through a proxy carries the proxy's credentials
             # itself; aiohttp sends proxy_headers only when it opens an HTTPS tunnel
             headers = {**headers, **proxy_headers}
         try:
-            async with (
-                self._free,
-                self._session.request(
-                    method,
-                    url,
-                    data=body,
-                    headers=headers,
-                    timeout=timeout,
-                    proxy=proxy,
-                    proxy_headers=proxy_headers,
-                ) as response,
-            ):
+            async with self._session.request(
+                method,
+                url,
+                data=body,
+                headers=headers,
+                timeout=timeout,
+                proxy=proxy,
+                proxy_headers=proxy_headers,
+            ) as response:
                 return response.status, await response.read()
         except TimeoutError as error:  # aiohttp's ServerTimeoutError is one too
             raise TimedOut from error
@@ -202,7 +243,7 @@ async def call_raw(bot: Bot, method: str, params: dict[str, Any]) -> Any:
     result. It bypasses the bot's rate limiter: its callers are
     :class:`bot.telegram_io.TelegramIO`, which paces its chats itself, and the
     answers to button presses, which are not messages. ``bot.request`` must be
-    an :class:`AiohttpRequest`.
+    a :class:`BotApiRequest`.
     """
     url = f"{bot.base_url}/{method}"
     return await bot.request.post(url, request_data=JsonBody.of(params))  # type: ignore[arg-type]

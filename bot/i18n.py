@@ -68,6 +68,8 @@ def catalog() -> Catalog:
 
 def t(lang: str, key: str, **args: Any) -> str:
     """Shortcut: message ``key`` in ``lang`` from the shared catalog."""
+    if not args:
+        return _formatted(lang, key, ())
     try:
         # the catalog never changes, so a text is a function of its arguments; the
         # type is part of the key because True == 1 but Fluent shows them differently

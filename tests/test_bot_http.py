@@ -24,7 +24,7 @@ from telegram.error import (
     TimedOut,
 )
 
-from bot.http import AiohttpRequest, call_raw
+from bot.http import BotApiRequest, call_raw
 from bot.render.common import Button, screen
 
 TOKEN = "123:abc"
@@ -66,8 +66,8 @@ async def server() -> AsyncIterator[tuple[Recorder, str]]:
 @pytest.fixture
 async def bot(server: tuple[Recorder, str]) -> AsyncIterator[Bot]:
     _, base_url = server
-    request = AiohttpRequest(read_timeout=0.5)
-    bot = Bot(TOKEN, base_url=base_url, request=request, get_updates_request=AiohttpRequest())
+    request = BotApiRequest(read_timeout=0.5)
+    bot = Bot(TOKEN, base_url=base_url, request=request, get_updates_request=BotApiRequest())
     await request.initialize()
     yield bot
     await request.shutdown()
@@ -154,7 +154,7 @@ async def test_a_slow_answer_is_a_timeout(server: tuple[Recorder, str], bot: Bot
 
 
 async def test_no_server_is_a_network_error() -> None:
-    request = AiohttpRequest()
+    request = BotApiRequest()
     await request.initialize()
     try:
         # port 9 (discard) is closed on loopback: the connection is refused
@@ -181,7 +181,7 @@ async def test_requests_wait_for_a_free_connection_without_timing_out(
 ) -> None:
     recorder, base_url = server
     recorder.delay = 0.2
-    request = AiohttpRequest(connections=1, read_timeout=0.5)
+    request = BotApiRequest(connections=1, read_timeout=0.5)
     await request.initialize()
     try:
         bot = Bot(TOKEN, base_url=base_url, request=request)
@@ -197,7 +197,7 @@ async def test_requests_wait_for_a_free_connection_without_timing_out(
 
 async def test_used_before_initialize_is_refused() -> None:
     with pytest.raises(RuntimeError):
-        await AiohttpRequest().do_request("http://127.0.0.1:9/bot/getMe", "POST")
+        await BotApiRequest().do_request("http://127.0.0.1:9/bot/getMe", "POST")
 
 
 @pytest.mark.parametrize("credentials", ["", "koloda:s3cret@"])
@@ -210,7 +210,7 @@ async def test_a_proxy_from_the_environment_is_used(
         monkeypatch.setenv(name, proxy)
     for name in ("NO_PROXY", "no_proxy"):
         monkeypatch.delenv(name, raising=False)
-    request = AiohttpRequest()
+    request = BotApiRequest()
     await request.initialize()
     try:
         # telegram.invalid does not resolve: only the proxy can answer
@@ -230,7 +230,7 @@ async def test_no_proxy_sends_the_request_directly(
     recorder, base_url = server
     monkeypatch.setenv("HTTP_PROXY", base_url.removesuffix("/bot"))
     monkeypatch.setenv("NO_PROXY", "telegram.invalid")
-    request = AiohttpRequest()
+    request = BotApiRequest()
     await request.initialize()
     try:
         bot = Bot(TOKEN, base_url="http://telegram.invalid/bot", request=request)
@@ -242,7 +242,7 @@ async def test_no_proxy_sends_the_request_directly(
 
 
 def test_answers_are_parsed_and_a_broken_one_is_a_telegram_error() -> None:
-    parse = AiohttpRequest.parse_json_payload
+    parse = BotApiRequest.parse_json_payload
     assert parse('{"ok":true,"result":{"text":"ход"}}'.encode()) == {
         "ok": True,
         "result": {"text": "ход"},
