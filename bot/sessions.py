@@ -951,7 +951,7 @@ def _record(session: Session) -> SessionRecord:
         seed=session.seed,
         version=session.version,
         moves=session.moves,
-        state=None if session.game is None else session.game.to_dict(),
+        state=None if session.game is None else session.game.snapshot(),  # games never change
         deadline=session.deadline,
         result=session.result,
         created=session.created_at,

@@ -334,6 +334,15 @@ class Game(ABC):
         """The whole state as JSON-able data, with the game id and format."""
         return {"game": self.id, "format": self.FORMAT, "state": copy_state(self.__dict__)}
 
+    def snapshot(self) -> dict[str, Any]:
+        """:meth:`to_dict` without the copy: the data shares the game's own lists and dicts.
+
+        For a caller that only serializes it, and does not change the game until it
+        has (the session layer never changes a game it has stored: each move is
+        applied to a clone).
+        """
+        return {"game": self.id, "format": self.FORMAT, "state": self.__dict__}
+
     @classmethod
     def from_dict(cls: type[G], data: dict[str, Any]) -> G:
         """Restore a game saved by :meth:`to_dict` (older formats upgraded)."""

@@ -139,6 +139,9 @@ def play_and_check(game: Game, rng: random.Random) -> int:
             restored = type(game).from_dict(json.loads(json.dumps(game.to_dict())))
             assert restored == game
             assert_same_future(game, restored, random.Random(steps))
+            # what the session layer stores: the same data, uncopied
+            assert game.snapshot() == game.to_dict()
+            assert type(game).from_dict(json.loads(json.dumps(game.snapshot()))) == game
         action = rng.choice(legal)
         deal_no = game.deal_no
         events = game.apply(seat, action)
