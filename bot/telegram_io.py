@@ -35,7 +35,7 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from telegram import Bot
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.http import call_raw
 from bot.render.common import Screen
@@ -48,6 +48,12 @@ log = logging.getLogger(__name__)
 #: thousands of idle games cost no memory; the price is one edit that may turn
 #: out "not modified".
 MAX_SLOTS = 2048
+
+#: Tries of an edit whose request was lost on the way (timed out, connection
+#: dropped), and the pause before the n-th retry (n × this many seconds). A lost
+#: sendMessage is not sent again: it may have arrived, and would show twice.
+EDIT_TRIES = 3
+RETRY_PAUSE = 0.5
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,12 @@ def _message_params(screen: Screen, **where: int) -> dict[str, Any]:
     if markup is not None:
         params["reply_markup"] = markup
     return params
+
+
+def _in_transit(error: NetworkError) -> bool:
+    """True for a request with no answer (timeout, dropped connection), not one Telegram
+    answered with an error (``BadRequest`` and the like are ``NetworkError`` too in PTB)."""
+    return type(error) in (NetworkError, TimedOut)
 
 
 def _not_modified(error: BadRequest) -> bool:
@@ -276,8 +288,12 @@ class TelegramIO:
                         self._sent.setdefault(slot.chat_id, deque()).append(time.monotonic())
                 if not delivered:
                     return
-        except Exception:
-            log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
+        except Exception as error:
+            if isinstance(error, NetworkError) and _in_transit(error):
+                # Telegram was unreachable for a while: the slot's next picture tries again
+                log.warning("delivering %s/%s failed: %s", slot.session_id, slot.purpose, error)
+            else:
+                log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
         finally:
             key = (slot.session_id, slot.purpose)
             if slot.final and slot.pending is None and self._slots.get(key) is slot:
@@ -389,16 +405,26 @@ class TelegramIO:
         assert slot.message_id is not None
         message_id = slot.message_id
         params = _message_params(screen, chat_id=slot.chat_id, message_id=message_id)
-        try:
-            await self._call(lambda: call_raw(self.bot, "editMessageText", params))
-        except BadRequest as error:
-            if _not_modified(error):
+        for attempt in range(1, EDIT_TRIES + 1):
+            try:
+                await self._call(lambda: call_raw(self.bot, "editMessageText", params))
                 return
-            if _gone(error):
-                log.info("message %s/%s is gone; posting it again", slot.chat_id, message_id)
-                await self._post(slot, screen)
-                return
-            raise
+            except BadRequest as error:
+                if _not_modified(error):
+                    return
+                if _gone(error):
+                    log.info("message %s/%s is gone; posting it again", slot.chat_id, message_id)
+                    await self._post(slot, screen)
+                    return
+                raise
+            except NetworkError as error:
+                # lost on the way (no answer): an edit can safely be made again
+                if not _in_transit(error) or attempt == EDIT_TRIES:
+                    raise
+                log.info(
+                    "editing %s/%s failed in transit (%s); again", slot.chat_id, message_id, error
+                )
+                await asyncio.sleep(RETRY_PAUSE * attempt)
 
     async def _edit_ephemeral(self, slot: _Slot, screen: Screen) -> None:
         markup = screen.markup()

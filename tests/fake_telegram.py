@@ -41,6 +41,8 @@ from typing import Any
 from aiohttp import web
 
 TOKEN = "123456:TEST-fake-token-for-koloda-tests"
+#: The "error code" of :meth:`FakeTelegram.drop_next`: no answer at all.
+DROP = 0
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
@@ -392,6 +394,17 @@ class FakeTelegram:
         """Answer the next ``times`` calls of ``method`` (matching ``when``) with an error."""
         self._injected.append(Injected(method, code, description, retry_after, when, times))
 
+    def drop_next(
+        self,
+        method: str,
+        *,
+        when: Callable[[dict[str, Any]], bool] | None = None,
+        times: int = 1,
+    ) -> None:
+        """Hang up on the next ``times`` calls of ``method`` (matching ``when``) without
+        answering or applying them, as a dropped connection looks to the bot."""
+        self.fail_next(method, DROP, "connection dropped", when=when, times=times)
+
     def _injected_error(self, method: str, params: dict[str, Any]) -> Injected | None:
         for injected in self._injected:
             if injected.method == method and (injected.when is None or injected.when(params)):
@@ -535,6 +548,11 @@ class FakeTelegram:
         if failure is not None:
             code, description, retry_after = failure
             call.ok, call.error = False, description
+            if code == DROP:
+                await self._record(call)
+                assert request.transport is not None
+                request.transport.close()
+                return web.Response()  # never written: the connection is gone
             body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
             if retry_after is not None:
                 body["parameters"] = {"retry_after": retry_after}

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
+
+import pytest
 
 from tests.fake_telegram import NOT_MODIFIED, FakeChat, FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness
@@ -224,6 +227,61 @@ async def test_not_modified_is_success_and_a_deleted_table_is_posted_again(
     assert len(live) == 1 and live[0].message_id != table.message.message_id
     refs = {r.purpose: r for r in await harness.kol.manager.messages(table.session_id)}
     assert refs["table"].message_id == live[0].message_id
+
+
+async def test_an_edit_lost_on_the_way_is_made_again(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    first, _, version = await mover(harness, table)
+    in_group = lambda p: p.get("chat_id") == table.group.id  # noqa: E731
+    fake.drop_next("editMessageText", when=in_group, times=2)  # two tries lost, the third lands
+    hand = fake.last_message(first.id, containing="🃏")
+    assert hand is not None
+    before = table.message.text
+    with caplog.at_level(logging.INFO):
+        await harness.press(first, hand, move_data(hand)[0])
+        await harness.settle()
+    edits = fake.calls_of("editMessageText", table.group.id)
+    assert [c.ok for c in edits[-3:]] == [False, False, True]
+    session = await harness.kol.manager.get(table.session_id)
+    assert session.version == version + 1
+    assert table.message.text != before and table.message.text == edits[-1].params["text"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    first, _, _ = await mover(harness, table)
+    in_group = lambda p: p.get("chat_id") == table.group.id  # noqa: E731
+    fake.drop_next("editMessageText", when=in_group, times=99)
+    hand = fake.last_message(first.id, containing="🃏")
+    assert hand is not None
+    before = table.message.text
+    with caplog.at_level(logging.INFO):
+        await harness.press(first, hand, move_data(hand)[0])
+        await harness.settle()
+    warned = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert [r.getMessage() for r in warned] == [
+        f"delivering {table.session_id}/table failed: Connection closed before the answer: "
+        "by the server"
+    ]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    lost = [c for c in fake.calls_of("editMessageText", table.group.id) if not c.ok]
+    assert len(lost) == 3  # three tries, then it waits for the next picture
+    assert table.message.text == before
+    fake._injected.clear()
+    second, _, _ = await mover(harness, table)
+    hand = fake.last_message(second.id, containing="🃏")
+    assert hand is not None
+    await harness.press(second, hand, move_data(hand)[0])
+    await harness.settle()
+    edits = fake.calls_of("editMessageText", table.group.id)
+    assert edits[-1].ok and table.message.text == edits[-1].params["text"] != before
 
 
 async def test_429_is_retried_after_the_pause(harness: Harness) -> None:
