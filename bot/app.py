@@ -117,7 +117,7 @@ async def startup(app: KolodaApp) -> None:
     manager.subscribe(presenter.on_outcome)
     await register_commands(app)
     restored = await presenter.restore()
-    log.info("koloda is up as @%s; %d open tables re-rendered", app.bot.username, restored)
+    log.info("koloda is up as @%s; %d tables re-rendered", app.bot.username, restored)
 
 
 async def deliver_pending(app: KolodaApp) -> None:

@@ -2,12 +2,12 @@
 
 Almost all of the bot's traffic is small JSON POSTs to one host: edits,
 messages and answers to button presses. Through aiohttp's client one such
-request cost about 250 µs of CPU on loopback; written straight to a kept-alive
-connection and read back with httptools (the llhttp parser uvicorn uses) it
-costs about 80 µs. :class:`Origin` is that path: a few connections, reused,
-each carrying one request at a time. TLS comes from :mod:`ssl` through
-asyncio. Everything else (proxies, uploads) stays with aiohttp in
-:class:`bot.http.BotApiRequest`.
+request cost about 150–200 µs of CPU on loopback, besides PTB's share; written
+straight to a kept-alive connection and read back with httptools (the llhttp
+parser uvicorn uses) it costs 80–100 µs. :class:`Origin` is that path:
+connections reused newest first, each carrying one request at a time. TLS
+comes from :mod:`ssl` through asyncio. Everything else (proxies, uploads)
+stays with aiohttp in :class:`bot.http.BotApiRequest`.
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ TABLE = "table"
 #: Table texts remembered (a move renders one for the group and one per hand).
 TEXTS_KEPT = 64
 
+#: Seconds back from a restart in which ended sessions are drawn again too.
+RESTORE_ENDED = 600.0
+
 
 def hand_purpose(seat: int) -> str:
     """The message purpose of a seat's private hand message."""
@@ -258,8 +261,11 @@ class Presenter:
         return self.result_screen(session, lang)
 
     async def restore(self) -> int:
-        """After a restart: re-render every active session (edits, not new posts)."""
+        """After a restart: re-render every active session (edits, not new posts), and
+        those that ended in the last :data:`RESTORE_ENDED` seconds, whose final screens
+        a crash may have kept from being delivered."""
         sessions = await self.manager.active_sessions()
+        sessions += await self.manager.ended_since(RESTORE_ENDED)
         for session in sessions:
             try:
                 await self.refresh(session)

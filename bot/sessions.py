@@ -513,6 +513,12 @@ class SessionManager:
         """Every lobby and running session (to re-render after a restart)."""
         return [await self._load(i) for i in await store.open_session_ids(self._db)]
 
+    async def ended_since(self, seconds: float) -> list[Session]:
+        """Sessions finished or cancelled in the last ``seconds`` (a crash may have come
+        before their last screens were delivered)."""
+        ids = await store.ended_session_ids(self._db, self._clock() - seconds)
+        return [await self._load(i) for i in ids]
+
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         """The lobby and running sessions ``user_id`` sits in."""
         ids = await store.open_session_ids(self._db, user_id=user_id)

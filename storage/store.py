@@ -216,6 +216,16 @@ async def open_session_ids(
     return [row["id"] for row in rows]
 
 
+async def ended_session_ids(db: Database, since: float) -> list[int]:
+    """Ids of sessions finished or cancelled at ``since`` (a time.time()) or later."""
+    rows = await db.fetchall(
+        "SELECT id FROM sessions WHERE status IN ('finished', 'cancelled') AND updated >= ?"
+        " ORDER BY id",
+        (since,),
+    )
+    return [row["id"] for row in rows]
+
+
 async def chat_session_ids(db: Database, chat_id: int) -> list[int]:
     """Ids of every lobby or running session created in ``chat_id`` (any kind)."""
     rows = await db.fetchall(

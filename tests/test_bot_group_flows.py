@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.present import RESTORE_ENDED
 from tests.fake_telegram import NOT_MODIFIED, FakeChat, FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness
 
@@ -282,6 +283,44 @@ async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
     await harness.settle()
     edits = fake.calls_of("editMessageText", table.group.id)
     assert edits[-1].ok and table.message.text == edits[-1].params["text"] != before
+
+
+async def test_pressing_again_after_lost_edits_draws_the_table_again(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    first, _, version = await mover(harness, table)
+    fake.drop_next("editMessageText", times=99)  # the move's every edit is lost
+    hand = fake.last_message(first.id, containing="🃏")
+    assert hand is not None
+    data = move_data(hand)[0]
+    before = table.message.text
+    await harness.press(first, hand, data)
+    await harness.settle()
+    assert (await harness.kol.manager.get(table.session_id)).version == version + 1
+    assert table.message.text == before and data in move_data(hand)  # nobody sees the move
+    fake._injected.clear()
+    answer = await harness.press(first, hand, data)  # the player tries again
+    await harness.settle()
+    assert not answer.params.get("text")  # it counted already: no pop-up, nothing changes
+    assert (await harness.kol.manager.get(table.session_id)).version == version + 1
+    assert table.message.text != before and data not in move_data(hand)
+
+
+async def test_a_restart_draws_tables_that_ended_just_before_it(harness: Harness) -> None:
+    table = await open_table(harness)
+    await mover(harness, table)
+    manager, presenter = harness.kol.manager, harness.kol.presenter
+    # cancelled, and the bot gone before drawing it: the table still shows the game
+    await manager.cancel(table.session_id, table.alice.id)
+    before = table.message.text
+    assert await presenter.restore() == 1
+    await harness.settle()
+    assert table.message.text != before and "cancel" in table.message.text.lower()
+    # long after the end, a restart leaves it alone
+    table.message.text = before
+    later = manager._clock() + RESTORE_ENDED + 1
+    manager._clock = lambda: later
+    assert await presenter.restore() == 0
 
 
 async def test_429_is_retried_after_the_pause(harness: Harness) -> None:

@@ -31,7 +31,14 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
     """A move button: act, then re-render every message of the table."""
     user = update.effective_user
     assert user is not None
-    outcome = await kol.manager.act(move.session, user.id, move.version, move.action)
+    try:
+        outcome = await kol.manager.act(move.session, user.id, move.version, move.action)
+    except Refusal as refusal:
+        if refusal.code in ("applied", "stale"):
+            # the presser's buttons are behind the table: a crash came before the last
+            # picture was delivered, or an edit was lost; draw the table again
+            await kol.presenter.refresh(await kol.manager.get(move.session))
+        raise
     await kol.presenter.on_outcome(outcome)
     return None
 
