@@ -517,7 +517,9 @@ class SessionManager:
         """Sessions finished or cancelled in the last ``seconds`` (a crash may have come
         before their last screens were delivered)."""
         ids = await store.ended_session_ids(self._db, self._clock() - seconds)
-        return [await self._load(i) for i in ids]
+        # not kept in the cache: an ended session is drawn once and rarely wanted again
+        loaded = [await self._load_or_none(i, remember=False) for i in ids]
+        return [session for session in loaded if session is not None]
 
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         """The lobby and running sessions ``user_id`` sits in."""
@@ -817,7 +819,7 @@ class SessionManager:
             raise Refusal("no_session", str(session_id))
         return session
 
-    async def _load_or_none(self, session_id: int) -> Session | None:
+    async def _load_or_none(self, session_id: int, remember: bool = True) -> Session | None:
         cached = self._cache.get(session_id)
         if cached is not None:
             self._cache.move_to_end(session_id)
@@ -826,7 +828,8 @@ class SessionManager:
         if record is None:
             return None
         session = _session(record)
-        self._remember(session)
+        if remember:
+            self._remember(session)
         return session
 
     def _remember(self, session: Session) -> None:

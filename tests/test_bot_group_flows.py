@@ -313,7 +313,9 @@ async def test_a_restart_draws_tables_that_ended_just_before_it(harness: Harness
     # cancelled, and the bot gone before drawing it: the table still shows the game
     await manager.cancel(table.session_id, table.alice.id)
     before = table.message.text
+    manager._cache.clear()
     assert await presenter.restore() == 1
+    assert manager.cached == 0  # drawn, not kept in memory
     await harness.settle()
     assert table.message.text != before and "cancel" in table.message.text.lower()
     # long after the end, a restart leaves it alone
