@@ -28,8 +28,9 @@ TABLE = "table"
 #: Table texts remembered (a move renders one for the group and one per hand).
 TEXTS_KEPT = 64
 
-#: Seconds back from a restart in which ended sessions are drawn again too.
-RESTORE_ENDED = 600.0
+#: Seconds back from a restart in which ended sessions are drawn again too (after a
+#: longer outage, a press on the stale table draws it: see ``bot.handlers.play``).
+RESTORE_ENDED = 120.0
 
 
 def hand_purpose(seat: int) -> str:
@@ -263,15 +264,20 @@ class Presenter:
     async def restore(self) -> int:
         """After a restart: re-render every active session (edits, not new posts), and
         those that ended in the last :data:`RESTORE_ENDED` seconds, whose final screens
-        a crash may have kept from being delivered."""
-        sessions = await self.manager.active_sessions()
-        sessions += await self.manager.ended_since(RESTORE_ENDED)
-        for session in sessions:
-            try:
-                await self.refresh(session)
-            except Exception:
-                log.exception("could not re-render session %s", session.id)
-        return len(sessions)
+        a crash may have kept from being delivered. Returns how many."""
+        count = 0
+        for session in await self.manager.active_sessions():
+            count += await self._restore(session)
+        async for session in self.manager.ended_since(RESTORE_ENDED):
+            count += await self._restore(session)
+        return count
+
+    async def _restore(self, session: Session) -> int:
+        try:
+            await self.refresh(session)
+        except Exception:
+            log.exception("could not re-render session %s", session.id)
+        return 1
 
 
 def notice(text: str) -> Screen:

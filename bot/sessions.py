@@ -15,7 +15,7 @@ import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -513,13 +513,14 @@ class SessionManager:
         """Every lobby and running session (to re-render after a restart)."""
         return [await self._load(i) for i in await store.open_session_ids(self._db)]
 
-    async def ended_since(self, seconds: float) -> list[Session]:
+    async def ended_since(self, seconds: float) -> AsyncIterator[Session]:
         """Sessions finished or cancelled in the last ``seconds`` (a crash may have come
-        before their last screens were delivered)."""
-        ids = await store.ended_session_ids(self._db, self._clock() - seconds)
-        # not kept in the cache: an ended session is drawn once and rarely wanted again
-        loaded = [await self._load_or_none(i, remember=False) for i in ids]
-        return [session for session in loaded if session is not None]
+        before their last screens were delivered), loaded one at a time and not kept in
+        the cache: an ended session is drawn once and rarely wanted again."""
+        for session_id in await store.ended_session_ids(self._db, self._clock() - seconds):
+            session = await self._load_or_none(session_id, remember=False)
+            if session is not None:
+                yield session
 
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         """The lobby and running sessions ``user_id`` sits in."""
