@@ -230,20 +230,29 @@ async def test_not_modified_is_success_and_a_deleted_table_is_posted_again(
     assert refs["table"].message_id == live[0].message_id
 
 
-async def test_an_edit_lost_on_the_way_is_made_again(
-    harness: Harness, caplog: pytest.LogCaptureFixture
-) -> None:
-    fake = harness.fake
+async def move_losing_table_edits(
+    harness: Harness, caplog: pytest.LogCaptureFixture, lost: int
+) -> tuple[Table, int, str]:
+    """A move whose next ``lost`` table edits are dropped on the way; (table, the version
+    it was made at, the table's text before it)."""
     table = await open_table(harness)
     first, _, version = await mover(harness, table)
     in_group = lambda p: p.get("chat_id") == table.group.id  # noqa: E731
-    fake.drop_next("editMessageText", when=in_group, times=2)  # two tries lost, the third lands
-    hand = fake.last_message(first.id, containing="🃏")
+    harness.fake.drop_next("editMessageText", when=in_group, times=lost)
+    hand = harness.fake.last_message(first.id, containing="🃏")
     assert hand is not None
     before = table.message.text
     with caplog.at_level(logging.INFO):
         await harness.press(first, hand, move_data(hand)[0])
         await harness.settle()
+    return table, version, before
+
+
+async def test_an_edit_lost_on_the_way_is_made_again(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = harness.fake
+    table, version, before = await move_losing_table_edits(harness, caplog, lost=2)
     edits = fake.calls_of("editMessageText", table.group.id)
     assert [c.ok for c in edits[-3:]] == [False, False, True]
     session = await harness.kol.manager.get(table.session_id)
@@ -256,16 +265,7 @@ async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = harness.fake
-    table = await open_table(harness)
-    first, _, _ = await mover(harness, table)
-    in_group = lambda p: p.get("chat_id") == table.group.id  # noqa: E731
-    fake.drop_next("editMessageText", when=in_group, times=99)
-    hand = fake.last_message(first.id, containing="🃏")
-    assert hand is not None
-    before = table.message.text
-    with caplog.at_level(logging.INFO):
-        await harness.press(first, hand, move_data(hand)[0])
-        await harness.settle()
+    table, _, before = await move_losing_table_edits(harness, caplog, lost=99)
     warned = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert [r.getMessage() for r in warned] == [
         f"delivering {table.session_id}/table failed: Connection closed before the answer: "
