@@ -179,8 +179,8 @@ def run(settings: Settings, computer: Computer) -> None:
 def event_loop() -> asyncio.AbstractEventLoop:
     """A new event loop: uvloop's where it is installed (not on Windows).
 
-    Same asyncio API; on loopback a Bot API call through aiohttp costs about
-    a fifth to a third less CPU on it (``bench/README.md``).
+    Same asyncio API; on loopback a Bot API call cost about a fifth to a third
+    less CPU on it (measured over aiohttp, ``bench/README.md``).
     """
     try:
         import uvloop

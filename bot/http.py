@@ -3,9 +3,9 @@
 PTB ships an httpx-based request class. Measured on loopback, one
 ``editMessageText`` sent through PTB's ``BaseRequest.post`` costs about 2.1 ms
 of CPU over httpx, 0.25–0.28 ms over aiohttp, and 0.12–0.14 ms written
-straight to a kept-alive connection (:mod:`bot.keepalive`). A move sends three to five Bot API
-requests, so the HTTP client decides how many moves a second one core can
-carry (see ``bench/README.md``). :class:`BotApiRequest` implements PTB's
+straight to a kept-alive connection (:mod:`bot.keepalive`). A move sends
+three to five Bot API requests, so the HTTP client decides how many moves a
+second one core can carry (see ``bench/README.md``). :class:`BotApiRequest` implements PTB's
 :class:`~telegram.request.BaseRequest`: JSON requests go over
 :class:`bot.keepalive.Origin`, uploads (multipart) and anything sent through a
 proxy over an :class:`aiohttp.ClientSession`. Everything above it (the Bot
@@ -41,8 +41,13 @@ CONNECTIONS = 32
 
 _JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
-_JSON_LINES = b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in _JSON.items())
-_PLAIN_LINES = b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in _PLAIN.items())
+
+
+def _header_lines(headers: dict[str, str]) -> bytes:
+    return b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in headers.items())
+
+
+_JSON_LINES, _PLAIN_LINES = _header_lines(_JSON), _header_lines(_PLAIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +173,7 @@ class BotApiRequest(BaseRequest):
         async with self._free:
             if files or proxy is not None:
                 return await self._through_aiohttp(
-                    url, method, request_data, (read, write, connect), proxy, proxy_headers
+                    url, method, request_data, files, (read, write, connect), proxy, proxy_headers
                 )
             cut = url.find("/", url.find("//") + 2)
             origin = self._origins.get(url[:cut])
@@ -191,6 +196,7 @@ class BotApiRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | JsonBody | None,
+        files: dict[str, Any] | None,
         timeouts: tuple[float | None, float | None, float | None],
         proxy: URL | None,
         proxy_headers: dict[str, str] | None,
@@ -198,7 +204,6 @@ class BotApiRequest(BaseRequest):
         """An upload, or a request through a proxy."""
         assert self._session is not None
         read, write, connect = timeouts
-        files = request_data.multipart_data if request_data else None
         body: bytes | aiohttp.FormData | None = None
         headers = _PLAIN
         if files:

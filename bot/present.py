@@ -265,19 +265,20 @@ class Presenter:
         """After a restart: re-render every active session (edits, not new posts), and
         those that ended in the last :data:`RESTORE_ENDED` seconds, whose final screens
         a crash may have kept from being delivered. Returns how many."""
-        count = 0
-        for session in await self.manager.active_sessions():
-            count += await self._restore(session)
+        active = await self.manager.active_sessions()
+        for session in active:
+            await self._restore(session)
+        ended = 0
         async for session in self.manager.ended_since(RESTORE_ENDED):
-            count += await self._restore(session)
-        return count
+            await self._restore(session)
+            ended += 1
+        return len(active) + ended
 
-    async def _restore(self, session: Session) -> int:
+    async def _restore(self, session: Session) -> None:
         try:
             await self.refresh(session)
         except Exception:
             log.exception("could not re-render session %s", session.id)
-        return 1
 
 
 def notice(text: str) -> Screen:

@@ -119,7 +119,7 @@ def _message_params(screen: Screen, **where: int) -> dict[str, Any]:
     return params
 
 
-def _in_transit(error: NetworkError) -> bool:
+def _in_transit(error: Exception) -> bool:
     """True for a request with no answer (timeout, dropped connection), not one Telegram
     answered with an error (``BadRequest`` and the like are ``NetworkError`` too in PTB)."""
     return type(error) in (NetworkError, TimedOut)
@@ -289,7 +289,7 @@ class TelegramIO:
                 if not delivered:
                     return
         except Exception as error:
-            if isinstance(error, NetworkError) and _in_transit(error):
+            if _in_transit(error):
                 # Telegram was unreachable for a while: the slot's next picture tries again
                 log.warning("delivering %s/%s failed: %s", slot.session_id, slot.purpose, error)
             else:
