@@ -25,7 +25,7 @@ def main() -> int:
     logging.getLogger("telegram.ext").addFilter(_no_bootstrap_traceback)
 
     from bot.app import DatabaseUnavailable, run
-    from bot.computer import ComputerPlayer
+    from sessions.computer import ComputerPlayer
 
     computer = ComputerPlayer()
     try:

@@ -124,4 +124,9 @@ MIGRATIONS: list[str] = [
         until    REAL NOT NULL
     );
     """,
+    # 4: a computer that stands in for a human remembers whom (shown "for Alice",
+    # and the human may take the seat back).
+    """
+    ALTER TABLE seats ADD COLUMN stands_in_for INTEGER;
+    """,
 ]

@@ -14,6 +14,8 @@ class SeatRecord:
     name: str
     level: str | None
     timeouts: int = 0
+    #: a computer seat standing in for this human (who may take it back)
+    stands_in_for: int | None = None
 
 
 @dataclass(frozen=True)

@@ -171,7 +171,8 @@ class SqliteStore:
         if row is None:
             return None
         seat_rows = await self.db.fetchall(
-            "SELECT user_id, name, level, timeouts FROM seats WHERE session = ? ORDER BY seat",
+            "SELECT user_id, name, level, timeouts, stands_in_for FROM seats WHERE session = ?"
+            " ORDER BY seat",
             (session_id,),
         )
         return _session_record(row, seat_rows)
@@ -402,10 +403,11 @@ def _session_values(record: SessionRecord) -> tuple[Any, ...]:
 
 async def _write_seats(tx: Tx, session_id: int, seats: list[SeatRecord]) -> None:
     await tx.executemany(
-        "INSERT INTO seats (session, seat, user_id, name, level, timeouts)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO seats (session, seat, user_id, name, level, timeouts, stands_in_for)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (session_id, index, seat.user_id, seat.name, seat.level, seat.timeouts)
+            (session_id, index, seat.user_id, seat.name, seat.level, seat.timeouts,
+             seat.stands_in_for)
             for index, seat in enumerate(seats)
         ],
     )
@@ -446,7 +448,7 @@ def _session_record(row: Row, seat_rows: list[Row]) -> SessionRecord:
         deadline=row["deadline"],
         result=load_json(row["result"]),
         created=row["created"],
-        seats=[SeatRecord(r["user_id"], r["name"], r["level"], r["timeouts"]) for r in seat_rows],
+        seats=[SeatRecord(*r) for r in seat_rows],
         due=row["due"],
         last_deal=load_json(row["last_deal"]),
     )

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the bot is imported only by the tests that run it
 
 
 class RandomComputer:
-    """Test double for bot.computer.ComputerPlayer: a seeded random legal move."""
+    """Test double for sessions.computer.ComputerPlayer: a seeded random legal move."""
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """Any legal action, reproducible from the seed."""

@@ -20,8 +20,8 @@ from helpers_sessions import (
     play_out,
 )
 
-from bot.sessions import INVITE_TTL, Outcome, Player, Refusal, Session, SessionManager
-from storage import replay, store
+from sessions import INVITE_TTL, Outcome, Player, Refusal, Session, SessionManager
+from storage import replay
 
 
 @pytest.fixture
@@ -391,7 +391,7 @@ async def test_a_returned_session_is_a_snapshot(manager: SessionManager) -> None
 
 async def test_stored_rows_match_the_session(manager: SessionManager) -> None:
     session = await play_one(manager, (await duel(manager)).id, random.Random(0))
-    record = await store.load_session(manager._db, session.id)
+    record = await manager.store.load_session(session.id)
     assert record is not None and record.version == session.version
     assert session.game is not None and record.state == session.game.to_dict()
 

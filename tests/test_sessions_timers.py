@@ -9,8 +9,8 @@ from pathlib import Path
 
 from helpers_sessions import FakeClock, FirstLegal, open_manager, play_one
 
-from bot.sessions import Outcome, Player, Session, SessionManager
-from bot.timers import TurnTimers
+from sessions import Outcome, Player, Session, SessionManager
+from sessions.timers import TurnTimers
 
 
 async def timed_duel(manager: SessionManager, seconds: int = 60) -> Session:

@@ -14,16 +14,21 @@ from helpers_sessions import db_url
 
 from games import REGISTRY, IllegalAction
 from storage import (
-    Database,
+    ChatBusy,
     MoveRecord,
     SeatRecord,
     SessionRecord,
     StaleVersion,
     parse_database_url,
     replay,
-    store,
 )
+from storage.database import Database
 from storage.migrations import MIGRATIONS
+from storage.sqlite import SqliteStore
+
+
+async def _insert(db: Database, record: SessionRecord) -> int:
+    return await SqliteStore(db).create_session(record)
 
 
 @pytest.mark.parametrize(
@@ -92,13 +97,12 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
 async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
     url = db_url(tmp_path / "k.sqlite3")
     db = await Database.open(url)
-    async with db.transaction() as tx:
-        session_id = await store.insert_session(tx, _lobby())
+    session_id = await _insert(db, _lobby())
     await db.close()
     db = await Database.open(url)
     try:
         assert await db.user_version() == len(MIGRATIONS)
-        record = await store.load_session(db, session_id)
+        record = await SqliteStore(db).load_session(session_id)
         assert record is not None and record.seats == [SeatRecord(7, "Ann", None)]
         assert record.options == {"target": 5}
     finally:
@@ -120,8 +124,8 @@ async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: 
     db = await Database.open(db_url(path))
     try:
         assert await db.user_version() == len(MIGRATIONS)
-        assert await store.moves_of(db, 1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
-        assert await store.move_at_version(db, 1, 2) is None  # old rows carry no version
+        assert await SqliteStore(db).moves_of(1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
+        assert await SqliteStore(db).move_at_version(1, 2) is None  # old rows carry no version
     finally:
         await db.close()
 
@@ -138,9 +142,9 @@ async def test_a_failing_transaction_changes_nothing() -> None:
     try:
         with pytest.raises(RuntimeError):
             async with db.transaction() as tx:
-                await store.insert_session(tx, _lobby())
+                await tx.execute("INSERT INTO users (id, name) VALUES (1, 'x')")
                 raise RuntimeError("boom")
-        assert await db.fetchall("SELECT id FROM sessions") == []
+        assert await db.fetchall("SELECT id FROM users") == []
     finally:
         await db.close()
 
@@ -148,19 +152,17 @@ async def test_a_failing_transaction_changes_nothing() -> None:
 async def test_stale_version_and_chat_busy_change_nothing(tmp_path: Path) -> None:
     db = await Database.open(db_url(tmp_path / "s.sqlite3"))
     try:
-        async with db.transaction() as tx:
-            session_id = await store.insert_session(tx, _lobby())
+        store = SqliteStore(db)
+        session_id = await store.create_session(_lobby())
         record = replace(_lobby(), id=session_id, version=2, status="cancelled")
         move = MoveRecord(1, 0, "AS", False, 2.0)
         with pytest.raises(StaleVersion):
-            async with db.transaction() as tx:
-                await store.save_session(tx, record, based_on=5, now=2.0, move=move)
-        stored = await store.load_session(db, session_id)
+            await store.save_session(record, based_on=5, move=move)
+        stored = await store.load_session(session_id)
         assert stored is not None and stored.version == 1 and stored.status == "lobby"
-        assert await store.moves_of(db, session_id) == []
-        with pytest.raises(store.ChatBusy):
-            async with db.transaction() as tx:
-                await store.insert_session(tx, _lobby())
+        assert await store.moves_of(session_id) == []
+        with pytest.raises(ChatBusy):
+            await store.create_session(_lobby())
     finally:
         await db.close()
 
@@ -168,19 +170,17 @@ async def test_stale_version_and_chat_busy_change_nothing(tmp_path: Path) -> Non
 async def test_move_log_rejects_a_duplicate_number(tmp_path: Path) -> None:
     db = await Database.open(db_url(tmp_path / "d.sqlite3"))
     try:
-        async with db.transaction() as tx:
-            session_id = await store.insert_session(tx, _lobby())
+        store = SqliteStore(db)
+        session_id = await store.create_session(_lobby())
         record = replace(_lobby(), id=session_id, version=2)
-        async with db.transaction() as tx:
-            await store.save_session(tx, record, 1, 2.0, move=MoveRecord(1, 0, "AS", False, 2.0))
+        await store.save_session(record, 1, move=MoveRecord(1, 0, "AS", False, 2.0))
         with pytest.raises(sqlite3.IntegrityError):
-            async with db.transaction() as tx:
-                await store.save_session(
-                    tx, replace(record, version=3), 2, 3.0, move=MoveRecord(1, 1, "KS", False, 3.0)
-                )
-        stored = await store.load_session(db, session_id)
+            await store.save_session(
+                replace(record, version=3), 2, move=MoveRecord(1, 1, "KS", False, 3.0)
+            )
+        stored = await store.load_session(session_id)
         assert stored is not None and stored.version == 2
-        assert [m.action for m in await store.moves_of(db, session_id)] == ["AS"]
+        assert [m.action for m in await store.moves_of(session_id)] == ["AS"]
     finally:
         await db.close()
 
@@ -209,7 +209,7 @@ async def test_group_commit_isolates_a_failing_piece(tmp_path: Path) -> None:
     try:
 
         async def name(tx: aiosqlite.Connection, user: int) -> int:
-            await store.remember_user(tx, user, f"u{user}")
+            await tx.execute("INSERT INTO users (id, name) VALUES (?, ?)", (user, f"u{user}"))
             if user == 2:
                 raise LookupError("piece two fails")
             return user
