@@ -109,7 +109,7 @@ async def startup(app: KolodaApp) -> None:
         manager = await SessionManager.open(settings.database_url, computer)
     except (ValueError, OSError, sqlite3.Error, DatabaseUnusable) as error:
         raise DatabaseUnavailable(
-            f"cannot use DATABASE_URL {settings.database_url}: {error}"
+            f"cannot open DATABASE_URL {settings.database_url}: {error}"
         ) from error
     prefs = Preferences(manager.store)
     messages = Messages(manager.store)

@@ -158,14 +158,6 @@ class SetOption(Verb):
 
 
 @dataclass(frozen=True)
-class TypeOption(Verb):
-    """Ask the creator to type a value for an option."""
-
-    prefix = "type"
-    name: str
-
-
-@dataclass(frozen=True)
 class SetTimer(Verb):
     """Set the turn timer (seconds, or ``off``)."""
 

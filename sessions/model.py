@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games import Game
@@ -52,7 +52,7 @@ class Session:
     last_deal: dict[str, Any] | None = None
     #: the purposes of the messages that must show this version (``table``,
     #: ``hand:<seat>``): what the change that made it altered for whom
-    changed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = field(default=(), compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

@@ -266,10 +266,9 @@ async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
     fake = harness.fake
     table, _, before = await move_losing_table_edits(harness, caplog, lost=99)
     warned = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert [r.getMessage() for r in warned] == [
-        f"delivering {table.session_id}/table failed: Connection closed before the answer: "
-        "by the server"
-    ]
+    assert len(warned) == 1
+    assert warned[0].getMessage().startswith(f"delivering {table.session_id}/table failed: ")
+    assert warned[0].exc_info is None  # one line, no traceback
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     lost = [c for c in fake.calls_of("editMessageText", table.group.id) if not c.ok]
     assert len(lost) == 3  # three tries, then it waits for the next picture

@@ -67,7 +67,9 @@ async def test_three_timeouts_in_a_row_hand_the_seat_over(tmp_path: Path) -> Non
             session = await manager.get(session.id)
             history.append([p.timeouts for p in session.seats])
         (gone,) = [i for i, p in enumerate(session.seats) if p.is_computer]
-        assert session.seats[gone] == Player(None, "Ann" if gone == 0 else "Bob", "normal")
+        assert session.seats[gone] == Player(
+            None, "Ann" if gone == 0 else "Bob", "normal", stands_in_for=gone + 1
+        )
         assert history[-2][gone] == 2, "handed over on the third timeout, not earlier"
         assert session.seat_of(1 if gone == 0 else 2) is None
         await manager.idle()

@@ -157,7 +157,8 @@ async def on_unknown_button(update: Update, context: KolodaContext) -> None:
     if query is None or user is None:
         return
     log.info("bad callback data from %s: %r", user.id, query.data)
-    await popup(query, t(await user_lang(context.koloda, user), "bad-button"))
+    note = t(await user_lang(context.koloda, user), "bad-button")
+    context.application.create_task(popup(query, note), update=update)
 
 
 def unknown_buttons() -> Handler:
