@@ -140,8 +140,9 @@ class Store(Protocol):
         expiry or a computer's turn) for ``owner`` until ``until`` (times are time.time()).
 
         True if taken: no other owner holds a lease on that version that is
-        still valid at ``now``. A newer version replaces any lease. So with several workers each piece of due
-        work is done by one, and by another if that one dies.
+        still valid at ``now``. A newer version replaces any lease. So with
+        several workers each piece of due work is done by one, and by another
+        if that one dies.
         """
         ...
 

@@ -51,7 +51,16 @@ _TALLY = (
     " SUM(r.won) AS wins, SUM(r.points) AS points"
     " FROM results AS r LEFT JOIN users AS u ON u.id = r.user_id"
 )
-_TALLY_ORDER = " GROUP BY r.user_id, r.game ORDER BY wins DESC, points DESC, played ASC, r.user_id"
+_TALLY_ORDER = (
+    " GROUP BY r.user_id, r.game ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
+)
+#: the session row and its seats in one statement (one snapshot: a save between
+#: two queries could otherwise pair a session with another version's seats)
+_SELECT_SESSION = (
+    "SELECT s.*, (SELECT json_group_array(json_array(user_id, name, level, timeouts))"
+    " FROM (SELECT * FROM seats WHERE session = s.id ORDER BY seat)) AS seat_rows"
+    " FROM sessions AS s WHERE s.id = ?"
+)
 _SCOPES = {"user": "users", "chat": "chats"}
 
 
@@ -115,13 +124,6 @@ class SqliteStore:
         transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
 
         async def work(tx: Tx) -> None:
-            if invite is not None:
-                cursor = await tx.execute(
-                    "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
-                    (invite.user_id, invite.code),
-                )
-                if cursor.rowcount != 1:
-                    raise InviteUsed(invite.code)
             cursor = await tx.execute(
                 "UPDATE sessions SET chat_id = ?, kind = ?, game = ?, status = ?, creator = ?,"
                 " options = ?, timer = ?, seed = ?, version = ?, moves = ?, state = ?,"
@@ -138,6 +140,13 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion(f"session {record.id} is no longer at version {based_on}")
+            if invite is not None:
+                cursor = await tx.execute(
+                    "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
+                    (invite.user_id, invite.code),
+                )
+                if cursor.rowcount != 1:
+                    raise InviteUsed(invite.code)
             if seats:
                 await tx.execute("DELETE FROM seats WHERE session = ?", (record.id,))
                 await _write_seats(tx, record.id, record.seats)
@@ -167,14 +176,8 @@ class SqliteStore:
 
     async def load_session(self, session_id: int) -> SessionRecord | None:
         """The stored session with its seats, or None."""
-        row = await self.db.fetchone("SELECT * FROM sessions WHERE id = ?", (session_id,))
-        if row is None:
-            return None
-        seat_rows = await self.db.fetchall(
-            "SELECT user_id, name, level, timeouts FROM seats WHERE session = ? ORDER BY seat",
-            (session_id,),
-        )
-        return _session_record(row, seat_rows)
+        row = await self.db.fetchone(_SELECT_SESSION, (session_id,))
+        return None if row is None else _session_record(row)
 
     async def session_version(self, session_id: int) -> int | None:
         """The stored version of a session, or None."""
@@ -229,7 +232,8 @@ class SqliteStore:
     async def move_at_version(self, session_id: int, version: int) -> MoveRecord | None:
         """The move made at session ``version``, if one was."""
         row = await self.db.fetchone(
-            f"{_SELECT_MOVES} WHERE session = ? AND version = ?", (session_id, version)
+            f"{_SELECT_MOVES} WHERE session = ? AND version = ? ORDER BY n LIMIT 1",
+            (session_id, version),
         )
         return None if row is None else _move(row)
 
@@ -239,7 +243,7 @@ class SqliteStore:
         """Running sessions whose background work is due."""
         return await self._ids(
             "SELECT id FROM sessions WHERE due IS NOT NULL AND due <= ? AND status = 'running'"
-            " ORDER BY due",
+            " ORDER BY due, id",
             (now,),
         )
 
@@ -429,7 +433,7 @@ async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:
     )
 
 
-def _session_record(row: Row, seat_rows: list[Row]) -> SessionRecord:
+def _session_record(row: Row) -> SessionRecord:
     return SessionRecord(
         id=row["id"],
         chat_id=row["chat_id"],
@@ -446,9 +450,10 @@ def _session_record(row: Row, seat_rows: list[Row]) -> SessionRecord:
         deadline=row["deadline"],
         result=load_json(row["result"]),
         created=row["created"],
-        seats=[SeatRecord(r["user_id"], r["name"], r["level"], r["timeouts"]) for r in seat_rows],
+        seats=[SeatRecord(*seat) for seat in load_json(row["seat_rows"])],
         due=row["due"],
         last_deal=load_json(row["last_deal"]),
+        updated=row["updated"],
     )
 
 
