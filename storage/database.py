@@ -160,6 +160,24 @@ class Database:
                 raise
             await self._writer.commit()
 
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: every query on the connection it yields sees the same
+        committed state (for a copy of the whole file while it is in use)."""
+        if self._reader is None:
+            async with self._lock:
+                await self._writer.execute("BEGIN")
+                try:
+                    yield self._writer
+                finally:
+                    await self._writer.rollback()
+            return
+        await self._reader.execute("BEGIN")
+        try:
+            yield self._reader
+        finally:
+            await self._reader.rollback()
+
     async def write(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """Run ``work(tx)`` in a (group-committed) transaction; its result after COMMIT."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

@@ -13,7 +13,7 @@ strings), so both backends hand back the same values.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,6 +32,7 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
+from storage.tables import TABLES, NotEmpty, Table
 
 #: Connections per worker: a move takes one for a few milliseconds.
 POOL_MAX = 10
@@ -443,6 +444,51 @@ class PostgresStore:
             "SELECT code, session, creator, expires, used_by FROM invites WHERE code = $1", code
         )
         return None if row is None else InviteRecord(*row)
+
+    # ------------------------------------------------------------ copying (storage.copy)
+
+    async def export_tables(
+        self, tables: Sequence[Table] = TABLES, batch: int = 500
+    ) -> AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]:
+        """Every row of ``tables`` in batches, as plain values, all read in one
+        snapshot (a read-only REPEATABLE READ transaction)."""
+        async with self.pool.acquire() as connection, connection.transaction(
+            isolation="repeatable_read", readonly=True
+        ):
+            for table in tables:
+                sql = f"SELECT {', '.join(table.columns)} FROM {table.name} ORDER BY {table.key}"
+                rows: list[tuple[Any, ...]] = []
+                async for record in connection.cursor(sql, prefetch=batch):
+                    rows.append(tuple(record))
+                    if len(rows) == batch:
+                        yield table, rows
+                        rows = []
+                if rows:
+                    yield table, rows
+
+    async def import_tables(
+        self, batches: AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]
+    ) -> dict[str, int]:
+        """Insert the rows of an export into this empty store, in one transaction,
+        then move the session id sequence past the highest id copied; the count
+        per table (:class:`NotEmpty` if the store holds data)."""
+        counts = {table.name: 0 for table in TABLES}
+        async with self.pool.acquire() as tx, tx.transaction():
+            for table in TABLES:
+                if await tx.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table.name})"):
+                    raise NotEmpty(f"the destination already has {table.name}")
+            async for table, rows in batches:
+                marks = ", ".join(f"${n}" for n in range(1, len(table.columns) + 1))
+                await tx.executemany(
+                    f"INSERT INTO {table.name} ({', '.join(table.columns)}) VALUES ({marks})",
+                    rows,
+                )
+                counts[table.name] = counts.get(table.name, 0) + len(rows)
+            await tx.execute(
+                "SELECT setval(pg_get_serial_sequence('sessions', 'id'),"
+                " COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM sessions"
+            )
+        return counts
 
     # ------------------------------------------------------------ helpers
 

@@ -8,7 +8,7 @@ reads through its second connection (committed data only).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import aiosqlite
@@ -26,6 +26,7 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
+from storage.tables import TABLES, NotEmpty, Table
 
 Tx = aiosqlite.Connection
 
@@ -379,6 +380,40 @@ class SqliteStore:
         row = await self.db.fetchone(_SELECT_INVITE, (code,))
         return None if row is None else InviteRecord(*row)
 
+    # ------------------------------------------------------------ copying (storage.copy)
+
+    async def export_tables(
+        self, tables: Sequence[Table] = TABLES, batch: int = 500
+    ) -> AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]:
+        """Every row of ``tables`` in batches, as plain values (JSON decoded, flags
+        as bool), all read in one snapshot."""
+        async with self.db.snapshot() as connection:
+            for table in tables:
+                sql = f"SELECT {', '.join(table.columns)} FROM {table.name} ORDER BY {table.key}"
+                async with connection.execute(sql) as cursor:
+                    while rows := list(await cursor.fetchmany(batch)):
+                        yield table, [_plain(table, row) for row in rows]
+
+    async def import_tables(
+        self, batches: AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]
+    ) -> dict[str, int]:
+        """Insert the rows of an export into this empty store, in one transaction;
+        the count per table (:class:`NotEmpty` if the store holds data)."""
+        counts = {table.name: 0 for table in TABLES}
+        async with self.db.transaction() as tx:
+            for table in TABLES:
+                found = list(await tx.execute_fetchall(f"SELECT 1 FROM {table.name} LIMIT 1"))
+                if found:
+                    raise NotEmpty(f"the destination already has {table.name}")
+            async for table, rows in batches:
+                marks = ", ".join("?" for _ in table.columns)
+                await tx.executemany(
+                    f"INSERT INTO {table.name} ({', '.join(table.columns)}) VALUES ({marks})",
+                    [_stored(table, row) for row in rows],
+                )
+                counts[table.name] = counts.get(table.name, 0) + len(rows)
+        return counts
+
     # ------------------------------------------------------------ helpers
 
     async def _ids(self, sql: str, params: Sequence[Any] = ()) -> list[int]:
@@ -473,6 +508,24 @@ def _tally_rows(rows: list[Row]) -> list[TallyRow]:
 def _number(value: float) -> float:
     """Whole points as ints (they are stored as REAL)."""
     return int(value) if float(value).is_integer() else float(value)
+
+
+def _plain(table: Table, row: Row) -> tuple[Any, ...]:
+    return tuple(
+        load_json(value) if column in table.json
+        else bool(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
+
+
+def _stored(table: Table, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        dump_json(value) if column in table.json
+        else int(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
 
 
 def _scope_table(scope: str) -> str:
