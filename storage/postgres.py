@@ -110,8 +110,12 @@ class PostgresStore:
         store = cls(pool)
         try:
             await store._migrate(where)
-        except BaseException:
+        except BaseException as error:
             await pool.close()
+            if isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+                raise DatabaseUnusable(
+                    f"cannot bring the database at {where} up to date: {_line(error)}"
+                ) from None
             raise
         return store
 

@@ -169,6 +169,23 @@ async def test_an_unknown_user_or_database_is_unusable(
     assert says in one_line(caught.value)
 
 
+async def test_a_login_that_may_not_create_tables_is_unusable(pg_database: str) -> None:
+    connection = await asyncpg.connect(pg_database)
+    try:
+        await connection.execute("DROP ROLE IF EXISTS koloda_reader")
+        await connection.execute(f"CREATE ROLE koloda_reader LOGIN PASSWORD '{PASSWORD}'")
+        await connection.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        url = pg_database.replace("//postgres:", "//koloda_reader:", 1)
+        with pytest.raises(DatabaseUnusable) as caught:
+            await open_store(url)
+        assert "permission denied" in one_line(caught.value)
+        assert "up to date" in str(caught.value)
+    finally:
+        await connection.execute("DROP OWNED BY koloda_reader")
+        await connection.execute("DROP ROLE koloda_reader")
+        await connection.close()
+
+
 async def _schema_rows(url: str) -> list[int]:
     connection = await asyncpg.connect(url)
     try:
