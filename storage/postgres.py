@@ -39,6 +39,9 @@ POOL_MAX = 10
 #: Seconds to wait for a connection to the server before giving up (start-up
 #: must not hang on an unreachable host).
 CONNECT_TIMEOUT = 10.0
+#: How long a starting worker waits for another one's migration (the advisory
+#: lock) before it gives up with DatabaseUnusable instead of hanging.
+MIGRATION_WAIT = "60s"
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -138,6 +141,7 @@ class PostgresStore:
         async with self.pool.acquire() as connection:
             while True:
                 async with connection.transaction():
+                    await connection.execute(f"SET LOCAL lock_timeout = '{MIGRATION_WAIT}'")
                     await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
                     await connection.execute(
                         "CREATE TABLE IF NOT EXISTS schema_version ("

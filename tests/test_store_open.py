@@ -21,7 +21,7 @@ import pytest
 from storage import DatabaseUnusable, SessionRecord, open_store
 from storage import database as sqlite_database
 from storage.migrations import MIGRATIONS
-from storage.pg_migrations import PG_MIGRATIONS
+from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from storage.postgres import PostgresStore
 from tests.pg_server import PASSWORD, PgServer
 
@@ -184,6 +184,26 @@ async def test_a_login_that_may_not_create_tables_is_unusable(pg_database: str) 
         await connection.execute("DROP OWNED BY koloda_reader")
         await connection.execute("DROP ROLE koloda_reader")
         await connection.close()
+
+
+async def test_a_migration_held_up_elsewhere_is_waited_for_a_bounded_time(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import storage.postgres
+
+    monkeypatch.setattr(storage.postgres, "MIGRATION_WAIT", "200ms")
+    holder = await asyncpg.connect(pg_database)
+    try:
+        transaction = holder.transaction()
+        await transaction.start()
+        await holder.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        with pytest.raises(DatabaseUnusable) as caught:
+            await asyncio.wait_for(open_store(pg_database), 30)
+        assert "lock timeout" in one_line(caught.value)
+        await transaction.rollback()
+    finally:
+        await holder.close()
+    await (await open_store(pg_database)).close()  # once it is free, start-up goes on
 
 
 async def _schema_rows(url: str) -> list[int]:
