@@ -620,3 +620,19 @@ async def test_racing_creates_in_one_chat_one_wins(store: Store, store_url: str)
         ]
     finally:
         await other.close()
+
+
+async def test_racing_claims_from_two_stores_give_the_lease_once(
+    store: Store, store_url: str
+) -> None:
+    session_id = await store.create_session(lobby(status="running"))
+    other = await open_store(store_url)
+    try:
+        for version in range(1, 6):
+            taken = await asyncio.gather(
+                *(worker.claim(session_id, version, f"{name}{n}", T0, T0 + 10)
+                  for n in range(3) for name, worker in (("a", store), ("b", other)))
+            )
+            assert sorted(taken) == [False] * 5 + [True]
+    finally:
+        await other.close()
