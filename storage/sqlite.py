@@ -8,7 +8,7 @@ reads through its second connection (committed data only).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import aiosqlite
@@ -26,6 +26,7 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
+from storage.tables import TABLES, NotEmpty, Table
 
 Tx = aiosqlite.Connection
 
@@ -51,7 +52,17 @@ _TALLY = (
     " SUM(r.won) AS wins, SUM(r.points) AS points"
     " FROM results AS r LEFT JOIN users AS u ON u.id = r.user_id"
 )
-_TALLY_ORDER = " GROUP BY r.user_id, r.game ORDER BY wins DESC, points DESC, played ASC, r.user_id"
+_TALLY_ORDER = (
+    " GROUP BY r.user_id, r.game ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
+)
+#: the session row and its seats in one statement (one snapshot: a save between
+#: two queries could otherwise pair a session with another version's seats)
+_SELECT_SESSION = (
+    "SELECT s.*, (SELECT json_group_array("
+    "json_array(user_id, name, level, timeouts, stands_in_for))"
+    " FROM (SELECT * FROM seats WHERE session = s.id ORDER BY seat)) AS seat_rows"
+    " FROM sessions AS s WHERE s.id = ?"
+)
 _SCOPES = {"user": "users", "chat": "chats"}
 
 
@@ -115,13 +126,6 @@ class SqliteStore:
         transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
 
         async def work(tx: Tx) -> None:
-            if invite is not None:
-                cursor = await tx.execute(
-                    "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
-                    (invite.user_id, invite.code),
-                )
-                if cursor.rowcount != 1:
-                    raise InviteUsed(invite.code)
             cursor = await tx.execute(
                 "UPDATE sessions SET chat_id = ?, kind = ?, game = ?, status = ?, creator = ?,"
                 " options = ?, timer = ?, seed = ?, version = ?, moves = ?, state = ?,"
@@ -138,6 +142,13 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion(f"session {record.id} is no longer at version {based_on}")
+            if invite is not None:
+                cursor = await tx.execute(
+                    "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
+                    (invite.user_id, invite.code),
+                )
+                if cursor.rowcount != 1:
+                    raise InviteUsed(invite.code)
             if seats:
                 await tx.execute("DELETE FROM seats WHERE session = ?", (record.id,))
                 await _write_seats(tx, record.id, record.seats)
@@ -167,15 +178,8 @@ class SqliteStore:
 
     async def load_session(self, session_id: int) -> SessionRecord | None:
         """The stored session with its seats, or None."""
-        row = await self.db.fetchone("SELECT * FROM sessions WHERE id = ?", (session_id,))
-        if row is None:
-            return None
-        seat_rows = await self.db.fetchall(
-            "SELECT user_id, name, level, timeouts, stands_in_for FROM seats WHERE session = ?"
-            " ORDER BY seat",
-            (session_id,),
-        )
-        return _session_record(row, seat_rows)
+        row = await self.db.fetchone(_SELECT_SESSION, (session_id,))
+        return None if row is None else _session_record(row)
 
     async def session_version(self, session_id: int) -> int | None:
         """The stored version of a session, or None."""
@@ -230,7 +234,8 @@ class SqliteStore:
     async def move_at_version(self, session_id: int, version: int) -> MoveRecord | None:
         """The move made at session ``version``, if one was."""
         row = await self.db.fetchone(
-            f"{_SELECT_MOVES} WHERE session = ? AND version = ?", (session_id, version)
+            f"{_SELECT_MOVES} WHERE session = ? AND version = ? ORDER BY n LIMIT 1",
+            (session_id, version),
         )
         return None if row is None else _move(row)
 
@@ -240,7 +245,7 @@ class SqliteStore:
         """Running sessions whose background work is due."""
         return await self._ids(
             "SELECT id FROM sessions WHERE due IS NOT NULL AND due <= ? AND status = 'running'"
-            " ORDER BY due",
+            " ORDER BY due, id",
             (now,),
         )
 
@@ -376,6 +381,40 @@ class SqliteStore:
         row = await self.db.fetchone(_SELECT_INVITE, (code,))
         return None if row is None else InviteRecord(*row)
 
+    # ------------------------------------------------------------ copying (storage.copy)
+
+    async def export_tables(
+        self, tables: Sequence[Table] = TABLES, batch: int = 500
+    ) -> AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]:
+        """Every row of ``tables`` in batches, as plain values (JSON decoded, flags
+        as bool), all read in one snapshot."""
+        async with self.db.snapshot() as connection:
+            for table in tables:
+                sql = f"SELECT {', '.join(table.columns)} FROM {table.name} ORDER BY {table.key}"
+                async with connection.execute(sql) as cursor:
+                    while rows := list(await cursor.fetchmany(batch)):
+                        yield table, [_plain(table, row) for row in rows]
+
+    async def import_tables(
+        self, batches: AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]
+    ) -> dict[str, int]:
+        """Insert the rows of an export into this empty store, in one transaction;
+        the count per table (:class:`NotEmpty` if the store holds data)."""
+        counts = {table.name: 0 for table in TABLES}
+        async with self.db.transaction() as tx:
+            for table in TABLES:
+                found = list(await tx.execute_fetchall(f"SELECT 1 FROM {table.name} LIMIT 1"))
+                if found:
+                    raise NotEmpty(f"the destination already has {table.name}")
+            async for table, rows in batches:
+                marks = ", ".join("?" for _ in table.columns)
+                await tx.executemany(
+                    f"INSERT INTO {table.name} ({', '.join(table.columns)}) VALUES ({marks})",
+                    [_stored(table, row) for row in rows],
+                )
+                counts[table.name] = counts.get(table.name, 0) + len(rows)
+        return counts
+
     # ------------------------------------------------------------ helpers
 
     async def _ids(self, sql: str, params: Sequence[Any] = ()) -> list[int]:
@@ -431,7 +470,7 @@ async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:
     )
 
 
-def _session_record(row: Row, seat_rows: list[Row]) -> SessionRecord:
+def _session_record(row: Row) -> SessionRecord:
     return SessionRecord(
         id=row["id"],
         chat_id=row["chat_id"],
@@ -448,9 +487,10 @@ def _session_record(row: Row, seat_rows: list[Row]) -> SessionRecord:
         deadline=row["deadline"],
         result=load_json(row["result"]),
         created=row["created"],
-        seats=[SeatRecord(*r) for r in seat_rows],
+        seats=[SeatRecord(*seat) for seat in load_json(row["seat_rows"])],
         due=row["due"],
         last_deal=load_json(row["last_deal"]),
+        updated=row["updated"],
     )
 
 
@@ -470,6 +510,24 @@ def _tally_rows(rows: list[Row]) -> list[TallyRow]:
 def _number(value: float) -> float:
     """Whole points as ints (they are stored as REAL)."""
     return int(value) if float(value).is_integer() else float(value)
+
+
+def _plain(table: Table, row: Row) -> tuple[Any, ...]:
+    return tuple(
+        load_json(value) if column in table.json
+        else bool(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
+
+
+def _stored(table: Table, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        dump_json(value) if column in table.json
+        else int(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
 
 
 def _scope_table(scope: str) -> str:

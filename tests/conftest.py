@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import settings
 
+# A real PostgreSQL server for the storage tests: the fixtures of tests/pg_server.py.
+from tests.pg_server import pg_database, pg_server  # noqa: F401
+
 # CI runs the same examples every time (a red build is reproducible); local runs explore.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

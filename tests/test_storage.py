@@ -1,4 +1,6 @@
-"""Storage: URL parsing, migrations, pragmas, transactions, stale writes, replay."""
+"""SQLite storage below the Store protocol: URL parsing, migrations, pragmas,
+transactions, group commit, replay. (What every store does is in
+test_store_contract.py, opening unusable files in test_store_open.py.)"""
 
 from __future__ import annotations
 
@@ -10,15 +12,13 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from helpers_sessions import db_url
 
 from games import REGISTRY, IllegalAction
 from storage import (
-    ChatBusy,
+    DatabaseUnusable,
     MoveRecord,
     SeatRecord,
     SessionRecord,
-    StaleVersion,
     parse_database_url,
     replay,
 )
@@ -27,8 +27,9 @@ from storage.migrations import MIGRATIONS
 from storage.sqlite import SqliteStore
 
 
-async def _insert(db: Database, record: SessionRecord) -> int:
-    return await SqliteStore(db).create_session(record)
+def db_url(path: Path) -> str:
+    """A sqlite URL for an absolute file path."""
+    return f"sqlite:///{path}"
 
 
 @pytest.mark.parametrize(
@@ -96,17 +97,17 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
 
 async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
     url = db_url(tmp_path / "k.sqlite3")
-    db = await Database.open(url)
-    session_id = await _insert(db, _lobby())
-    await db.close()
-    db = await Database.open(url)
+    store = await SqliteStore.open(url)
+    session_id = await store.create_session(_lobby())
+    await store.close()
+    store = await SqliteStore.open(url)
     try:
-        assert await db.user_version() == len(MIGRATIONS)
-        record = await SqliteStore(db).load_session(session_id)
+        assert await store.db.user_version() == len(MIGRATIONS)
+        record = await store.load_session(session_id)
         assert record is not None and record.seats == [SeatRecord(7, "Ann", None)]
         assert record.options == {"target": 5}
     finally:
-        await db.close()
+        await store.close()
 
 
 async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: Path) -> None:
@@ -121,19 +122,21 @@ async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: 
     old.execute("INSERT INTO moves VALUES (1, 1, 0, 'AS', 0, 2.0)")
     old.commit()
     old.close()
-    db = await Database.open(db_url(path))
+    store = await SqliteStore.open(db_url(path))
     try:
-        assert await db.user_version() == len(MIGRATIONS)
-        assert await SqliteStore(db).moves_of(1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
-        assert await SqliteStore(db).move_at_version(1, 2) is None  # old rows carry no version
+        assert await store.db.user_version() == len(MIGRATIONS)
+        assert await store.moves_of(1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
+        assert await store.move_at_version(1, 2) is None  # old rows carry no version
+        record = await store.load_session(1)  # migration 3's columns: nothing due yet
+        assert record is not None and record.due is None and record.updated == 1.0
     finally:
-        await db.close()
+        await store.close()
 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.sqlite3"
     sqlite3.connect(path).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}").connection.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(DatabaseUnusable, match="newer"):
         await Database.open(db_url(path))
 
 
@@ -142,35 +145,16 @@ async def test_a_failing_transaction_changes_nothing() -> None:
     try:
         with pytest.raises(RuntimeError):
             async with db.transaction() as tx:
-                await tx.execute("INSERT INTO users (id, name) VALUES (1, 'x')")
+                await tx.execute("INSERT INTO users (id, name) VALUES (1, 'Ann')")
                 raise RuntimeError("boom")
         assert await db.fetchall("SELECT id FROM users") == []
     finally:
         await db.close()
 
 
-async def test_stale_version_and_chat_busy_change_nothing(tmp_path: Path) -> None:
-    db = await Database.open(db_url(tmp_path / "s.sqlite3"))
-    try:
-        store = SqliteStore(db)
-        session_id = await store.create_session(_lobby())
-        record = replace(_lobby(), id=session_id, version=2, status="cancelled")
-        move = MoveRecord(1, 0, "AS", False, 2.0)
-        with pytest.raises(StaleVersion):
-            await store.save_session(record, based_on=5, move=move)
-        stored = await store.load_session(session_id)
-        assert stored is not None and stored.version == 1 and stored.status == "lobby"
-        assert await store.moves_of(session_id) == []
-        with pytest.raises(ChatBusy):
-            await store.create_session(_lobby())
-    finally:
-        await db.close()
-
-
 async def test_move_log_rejects_a_duplicate_number(tmp_path: Path) -> None:
-    db = await Database.open(db_url(tmp_path / "d.sqlite3"))
+    store = await SqliteStore.open(db_url(tmp_path / "d.sqlite3"))
     try:
-        store = SqliteStore(db)
         session_id = await store.create_session(_lobby())
         record = replace(_lobby(), id=session_id, version=2)
         await store.save_session(record, 1, move=MoveRecord(1, 0, "AS", False, 2.0))
@@ -182,7 +166,7 @@ async def test_move_log_rejects_a_duplicate_number(tmp_path: Path) -> None:
         assert stored is not None and stored.version == 2
         assert [m.action for m in await store.moves_of(session_id)] == ["AS"]
     finally:
-        await db.close()
+        await store.close()
 
 
 def test_replay_rebuilds_the_played_game() -> None:
