@@ -68,7 +68,7 @@ def test_settings_custom_api_url() -> None:
         ({}, "TELEGRAM_BOT_TOKEN is not set"),
         ({"TELEGRAM_BOT_TOKEN": "nonsense"}, "does not look like a bot token"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
-        ({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "postgres://x"}, "DATABASE_URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
     ],
 )
 def test_bad_settings_are_refused(env: dict[str, str], words: str) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_sessions import (
@@ -20,6 +21,7 @@ from helpers_sessions import (
     play_out,
 )
 
+from games import REGISTRY
 from sessions import (
     INVITE_TTL,
     TABLE,
@@ -456,3 +458,83 @@ async def test_the_press_that_ended_the_game_is_applied_not_not_running(
         last = (user, session.version, session.view(seat)["legal"][0])
         session = (await manager.act(session.id, *last)).session
     await refused("applied", manager.act(session.id, *last))
+
+
+# ------------------------------------------------------------------ one step, one commit
+
+
+class _CountingStore:
+    """Wraps a Store and counts its writing calls (each is one transaction)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.writes: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._store, name)
+        if name in ("create_session", "save_session", "insert_invite"):
+
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                self.writes.append(name)
+                return await found(*args, **kwargs)
+
+            return counted
+        return found
+
+
+async def test_playing_the_computer_fills_and_deals_in_one_commit(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "c.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "king")
+        counting = _CountingStore(manager.store)
+        manager.store = counting  # type: ignore[assignment]
+        outcome = await manager.play_computer(lobby.id, 1, "easy")
+        assert counting.writes == ["save_session"]
+        assert outcome.session.status == "running"
+        assert len(outcome.session.seats) == REGISTRY["king"].min_players
+        assert outcome.session.version == lobby.version + 1
+        await refused("not_in_lobby", manager.play_computer(lobby.id, 1, "easy"))
+        await refused("bad_level", manager.play_computer(lobby.id, 1, "grandmaster"))
+        manager.store = counting._store
+    finally:
+        await manager.close()
+
+
+async def test_a_failed_duel_start_leaves_the_lobby_as_it_was(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "f.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "oh_hell")
+
+        class Crash(Exception):
+            pass
+
+        real = manager.store.save_session
+
+        async def crash(*args: Any, **kwargs: Any) -> None:
+            raise Crash  # the process dies before the commit
+
+        manager.store.save_session = crash  # type: ignore[method-assign]
+        with pytest.raises(Crash):
+            await manager.play_computer(lobby.id, 1, "normal")
+        manager.store.save_session = real  # type: ignore[method-assign]
+        manager._cache.clear()
+        stored = await manager.get(lobby.id)
+        assert stored.status == "lobby" and len(stored.seats) == 1  # nothing half-made
+    finally:
+        await manager.close()
+
+
+async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "a.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+        code = await manager.create_invite(lobby.id, 1)
+        counting = _CountingStore(manager.store)
+        manager.store = counting  # type: ignore[assignment]
+        outcome = await manager.accept_invite(code, 2, "Bob")
+        assert counting.writes == ["save_session"]
+        assert outcome.session.status == "running"
+        manager.store = counting._store
+        assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
+    finally:
+        await manager.close()
