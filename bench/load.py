@@ -531,7 +531,7 @@ async def seed_idle_games(database: Path, fake: FakeTelegram, count: int) -> Non
     Telegram); each table and hand message exists on the fake server and is
     remembered in the database, as after a real game start.
     """
-    from bot.sessions import SessionManager
+    from sessions import SessionManager
 
     class NoComputer:
         async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:

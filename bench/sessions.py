@@ -23,8 +23,8 @@ from typing import Any
 # would shadow the games package: look in the repository root instead.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.sessions import Refusal, Session, SessionManager  # noqa: E402
 from games import REGISTRY  # noqa: E402
+from sessions import Refusal, Session, SessionManager  # noqa: E402
 
 
 class NoComputer:

@@ -23,9 +23,10 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("telegram.ext").addFilter(_no_bootstrap_traceback)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
 
     from bot.app import DatabaseUnavailable, run
-    from bot.computer import ComputerPlayer
+    from sessions.computer import ComputerPlayer
 
     computer = ComputerPlayer()
     try:

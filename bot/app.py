@@ -1,4 +1,4 @@
-"""Wiring: the Application, its handlers, the session manager and start-up work.
+"""Wiring: the Application, its handlers, the session layer and start-up work.
 
 ``build_application`` is the only place where the bot is assembled; ``python
 -m bot`` and the tests both use it.
@@ -10,7 +10,6 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
 
 from telegram import (
     BotCommand,
@@ -20,17 +19,21 @@ from telegram import (
     Update,
 )
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import ApplicationBuilder
+from telegram.request import HTTPXRequest
 
 from bot.config import Settings
-from bot.handlers import admin, buttons, lobby, play, score, start
-from bot.handlers.common import KEY, Koloda
-from bot.http import BotApiRequest
+from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
+from bot.delivery import COALESCE, Delivery
+from bot.handlers import admin, lobby, play, score, start
+from bot.handlers.common import unknown_buttons
 from bot.i18n import LANGUAGES, t
-from bot.present import Languages, Presenter
-from bot.sessions import Computer, SessionManager
-from bot.telegram_io import Pacing, TelegramIO
+from bot.ledger import SessionLedger
+from bot.limiter import FloodLimiter, Limits
+from bot.present import Presenter
 from bot.updates import KolodaApplication, KolodaBot
+from sessions import Computer, Messages, Preferences, SessionManager
+from storage import DatabaseUnusable
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +51,11 @@ COMMANDS = (
     "lang",
     "help",
 )
-#: Updates handled at once. Moves at different tables commit together (one
-#: fsync for all of them), so more in flight costs less CPU per move: in the
-#: load benchmark at G = 50, 16 → 64 took Eleven from about 390 to 465 moves/s.
-#: One table's moves still go one at a time (its session's lock).
-CONCURRENT_UPDATES = 64
-
 PRIVATE_COMMANDS = ("start", "new", "hand", "stats", "rules", "settings", "lang", "help")
-
-KolodaApp = Application[Any, Any, Any, Any, Any, Any]
+#: Updates handled at once (one table's moves still go one at a time: its lock).
+CONCURRENT_UPDATES = 64
+#: Connections to the Bot API.
+CONNECTIONS = 64
 
 
 class DatabaseUnavailable(Exception):
@@ -67,71 +66,79 @@ def build_application(
     settings: Settings,
     computer: Computer,
     *,
-    pacing: Pacing | None = None,
-    rate_limiter: AIORateLimiter | None = None,
+    limits: Limits | None = None,
+    coalesce: float = COALESCE,
 ) -> KolodaApp:
-    """The configured Application; the manager opens in ``startup``."""
+    """The configured Application; the session layer opens in ``startup``."""
+    if limits is None:
+        limits = Limits() if settings.flood_limits else Limits.off()
     bot = KolodaBot(
         settings.token,
         base_url=settings.base_url,
         base_file_url=settings.base_file_url,
-        request=BotApiRequest(),
-        get_updates_request=BotApiRequest(connections=1),
-        rate_limiter=rate_limiter or AIORateLimiter(max_retries=3),
+        request=HTTPXRequest(connection_pool_size=CONNECTIONS, read_timeout=10.0),
+        get_updates_request=HTTPXRequest(connection_pool_size=2, read_timeout=30.0),
+        rate_limiter=FloodLimiter(limits),
     )
-    builder = (
+    app: KolodaApp = (
         ApplicationBuilder()
         .application_class(KolodaApplication)
         .bot(bot)
+        .context_types(CONTEXT_TYPES)
         .concurrent_updates(CONCURRENT_UPDATES)
         .post_init(startup)
         .post_stop(deliver_pending)
         .post_shutdown(shutdown)
+        .build()
     )
-    app = builder.build()
-    app.bot_data["settings"] = settings
-    app.bot_data["computer"] = computer
-    app.bot_data["pacing"] = pacing or Pacing()
-    for module in (start, lobby, play, score, admin, buttons):
+    app.bot_data.settings = settings
+    app.bot_data.computer = computer
+    app.bot_data.coalesce = coalesce
+    for module in (start, lobby, play, score, admin):
         app.add_handlers(module.HANDLERS)
+    app.add_handler(unknown_buttons())
     app.add_error_handler(admin.on_error)
     return app
 
 
 async def startup(app: KolodaApp) -> None:
-    """Open the store, subscribe to it, register commands, re-render open tables."""
-    settings: Settings = app.bot_data["settings"]
+    """Open the store, wire the parts, register commands, draw what is behind."""
+    settings, computer = app.bot_data.settings, app.bot_data.computer
+    assert settings is not None and computer is not None
     try:
-        manager = await SessionManager.open(settings.database_url, app.bot_data["computer"])
-    except (ValueError, OSError, sqlite3.Error) as error:
+        manager = await SessionManager.open(settings.database_url, computer)
+    except (ValueError, OSError, sqlite3.Error, DatabaseUnusable) as error:
         raise DatabaseUnavailable(
             f"cannot open DATABASE_URL {settings.database_url}: {error}"
         ) from error
-    langs = Languages(manager)
-    io = TelegramIO(app.bot, manager, app.bot_data["pacing"])
-    presenter = Presenter(manager, io, langs)
-    presenter.username = app.bot.username
-    kol = Koloda(manager, io, presenter, langs)
-    io.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
-    app.bot_data[KEY] = kol
+    prefs = Preferences(manager.store)
+    messages = Messages(manager.store)
+    ledger = SessionLedger(messages, prefs)
+    limiter = app.bot.rate_limiter
+    assert isinstance(limiter, FloodLimiter)
+    delivery = Delivery(app.bot, limiter, ledger, coalesce=app.bot_data.coalesce)
+    presenter = Presenter(delivery, prefs, app.bot.username)
+    kol = Koloda(manager, prefs, messages, delivery, presenter)
+    ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
+    app.bot_data.koloda = kol
     manager.subscribe(presenter.on_outcome)
     await register_commands(app)
-    restored = await presenter.restore()
-    log.info("koloda is up as @%s; %d tables re-rendered", app.bot.username, restored)
+    drawn = await presenter.restore(manager)
+    log.info("koloda is up as @%s; %d tables were behind and are drawn", app.bot.username, drawn)
 
 
 async def deliver_pending(app: KolodaApp) -> None:
     """On the way down, while the Bot API client is still open: send what waits."""
-    kol = app.bot_data.get(KEY)
-    if isinstance(kol, Koloda):
-        await kol.io.flush()
+    kol = app.bot_data.koloda
+    if kol is not None:
+        await kol.delivery.flush()
 
 
 async def shutdown(app: KolodaApp) -> None:
     """Stop the deliveries and close the store."""
-    kol = app.bot_data.get(KEY)
-    if isinstance(kol, Koloda):
-        await kol.io.close()
+    kol = app.bot_data.koloda
+    if kol is not None:
+        await kol.delivery.close()
         await kol.manager.close()
 
 
@@ -159,14 +166,8 @@ async def register_commands(app: KolodaApp) -> None:
 
 def run(settings: Settings, computer: Computer) -> None:
     """Start polling until interrupted."""
-    if settings.flood_limits:
-        app = build_application(settings, computer)
-    else:  # a fake Bot API without limits (the load benchmark): measure raw capacity
-        unlimited = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
-        app = build_application(
-            settings, computer, pacing=Pacing(None, None, overall=None), rate_limiter=unlimited
-        )
-    loop = event_loop()
+    app = build_application(settings, computer)
+    loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
         app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
@@ -174,16 +175,3 @@ def run(settings: Settings, computer: Computer) -> None:
         # a failed start-up skips PTB's shutdown: close the HTTP clients ourselves
         loop.run_until_complete(app.bot.shutdown())
         loop.close()
-
-
-def event_loop() -> asyncio.AbstractEventLoop:
-    """A new event loop: uvloop's where it is installed (not on Windows).
-
-    Same asyncio API; on loopback a Bot API call cost about a fifth to a third
-    less CPU on it (measured over aiohttp, ``bench/README.md``).
-    """
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.new_event_loop()
-    return uvloop.new_event_loop()

@@ -1,42 +1,26 @@
-"""Button data: a compact, versioned, typed codec (at most 64 bytes, always).
+"""Button data: one typed class per kind of button, packed in at most 64 bytes.
 
 A move button carries ``<session>:<version>:<action>`` — the session id, the
 session version the button was drawn for, and the rules action (``QS``,
-``bid:3``, ``AS:trump`` …). Every other button is a verb: a lowercase word, the
-session id (or ``0`` when none applies) and optional arguments, joined by
-``:`` — ``join:17``, ``comp:17:easy``, ``opt:17:target:7``.
+``bid:3`` …). Every other button is ``<prefix>:<session>[:<arg>…]`` (``0`` when
+no session applies): ``join:17``, ``comp:17:easy``, ``opt:17:target:7``.
 
-Telegram clients can be made to send any string as callback data, so
-:func:`unpack` trusts nothing: garbled or forged data raises :class:`BadCallback`.
+Each kind is a frozen dataclass whose fields after ``session`` are its
+arguments; :func:`unpack` finds the class by its prefix, and the handlers are
+registered per class (``bot.handlers.common.on_button``), so the codec and the
+router are one table. Telegram clients can be made to send any string as
+callback data, so :func:`unpack` trusts nothing: garbled or forged data raises
+:class:`BadCallback`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import ClassVar, Self
 
 MAX_BYTES = 64  # Telegram's limit on callback_data
-
-#: verb → how many arguments it carries after the session id
-VERBS: dict[str, int] = {
-    "new": 1,  # new:0:<game>            open a lobby for a game (game menu)
-    "join": 0,  # join:<sid>
-    "comp": 1,  # comp:<sid>:<level>       add a computer player
-    "comps": 0,  # comps:<sid>             show the computer levels
-    "sets": 0,  # sets:<sid>               show the settings menu
-    "opt": 2,  # opt:<sid>:<name>:<value>  set a table option
-    "timer": 1,  # timer:<sid>:<seconds|off>
-    "back": 0,  # back:<sid>               back to the lobby
-    "start": 0,  # start:<sid>
-    "cancel": 0,  # cancel:<sid>
-    "leave": 0,  # leave:<sid>
-    "hand": 0,  # hand:<sid>               show my hand (ephemeral)
-    "again": 0,  # again:<sid>             rematch
-    "score": 0,  # score:<sid>             the chat's tally for this game
-    "invite": 0,  # invite:<sid>           private duel: make an invite link
-    "vs": 0,  # vs:<sid>                   private duel: play the computer
-    "lang": 1,  # lang:0:<ru|en>
-}
 
 _ACTION = re.compile(r"^[A-Za-z0-9_:+\-.]{1,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
@@ -44,6 +28,57 @@ _ARG = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
 
 class BadCallback(ValueError):
     """Callback data that this bot did not produce (garbled, forged or outdated)."""
+
+
+def _checked(data: str) -> str:
+    if len(data.encode("utf-8")) > MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+    return data
+
+
+def _number(text: str) -> int:
+    if not text.isdigit() or len(text) > 18:
+        raise BadCallback(f"not a number: {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A press on a lobby or menu button; subclasses name their ``prefix``."""
+
+    prefix: ClassVar[str] = ""
+    kinds: ClassVar[dict[str, type[Verb]]] = {}
+
+    session: int
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.prefix:
+            if cls.prefix in Verb.kinds:
+                raise TypeError(f"two kinds of button with prefix {cls.prefix!r}")
+            Verb.kinds[cls.prefix] = cls
+
+    @classmethod
+    def _arguments(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if f.name != "session"]
+
+    def pack(self) -> str:
+        """The callback data; ValueError if an argument is unfit or it would not fit."""
+        args = [str(getattr(self, name)) for name in self._arguments()]
+        for arg in args:
+            if not _ARG.match(arg):
+                raise ValueError(f"bad button argument {arg!r}")
+        return _checked(":".join([self.prefix, str(self.session), *args]))
+
+    @classmethod
+    def unpack(cls, parts: list[str]) -> Self:
+        """The button from the parts after the prefix (BadCallback if they do not fit)."""
+        names = cls._arguments()
+        if len(parts) != len(names) + 1:
+            raise BadCallback(f"wrong arity for {cls.prefix!r}")
+        if not all(_ARG.match(arg) for arg in parts[1:]):
+            raise BadCallback(f"bad argument for {cls.prefix!r}")
+        return cls(_number(parts[0]), *parts[1:])
 
 
 @dataclass(frozen=True)
@@ -54,47 +89,154 @@ class Move:
     version: int
     action: str
 
+    def pack(self) -> str:
+        """The callback data; ValueError if the action is unfit or it would not fit."""
+        if not _ACTION.match(self.action):
+            raise ValueError(f"not an action: {self.action!r}")
+        return _checked(f"{self.session}:{self.version}:{self.action}")
+
 
 @dataclass(frozen=True)
-class Verb:
-    """A press on a lobby or menu button."""
+class NewGame(Verb):
+    """A game picked from the /new menu (session 0)."""
 
-    verb: str
-    session: int
-    args: tuple[str, ...] = ()
+    prefix = "new"
+    game: str
+
+
+@dataclass(frozen=True)
+class Rules(Verb):
+    """A game picked from the /rules menu (session 0)."""
+
+    prefix = "rules"
+    game: str
+
+
+@dataclass(frozen=True)
+class Join(Verb):
+    """Join the lobby."""
+
+    prefix = "join"
+
+
+@dataclass(frozen=True)
+class Computers(Verb):
+    """Show the computer levels ("Add computer")."""
+
+    prefix = "comps"
+
+
+@dataclass(frozen=True)
+class VersusComputer(Verb):
+    """Private duel: play the computer (shows the levels)."""
+
+    prefix = "vs"
+
+
+@dataclass(frozen=True)
+class AddComputer(Verb):
+    """A computer level picked."""
+
+    prefix = "comp"
+    level: str
+
+
+@dataclass(frozen=True)
+class Settings(Verb):
+    """Open the table settings."""
+
+    prefix = "sets"
+
+
+@dataclass(frozen=True)
+class SetOption(Verb):
+    """Set a table option to a value (as the schema's button encodes it)."""
+
+    prefix = "opt"
+    name: str
+    value: str
+
+
+@dataclass(frozen=True)
+class SetTimer(Verb):
+    """Set the turn timer (seconds, or ``off``)."""
+
+    prefix = "timer"
+    value: str
+
+
+@dataclass(frozen=True)
+class Back(Verb):
+    """Back from a menu to the lobby."""
+
+    prefix = "back"
+
+
+@dataclass(frozen=True)
+class Start(Verb):
+    """Deal the first hand."""
+
+    prefix = "start"
+
+
+@dataclass(frozen=True)
+class Cancel(Verb):
+    """Cancel the table."""
+
+    prefix = "cancel"
+
+
+@dataclass(frozen=True)
+class Leave(Verb):
+    """Leave the table."""
+
+    prefix = "leave"
+
+
+@dataclass(frozen=True)
+class Reclaim(Verb):
+    """Take back the seat a computer plays for you."""
+
+    prefix = "back2"
+
+
+@dataclass(frozen=True)
+class ShowHand(Verb):
+    """Show my hand (ephemeral in a group)."""
+
+    prefix = "hand"
+
+
+@dataclass(frozen=True)
+class Again(Verb):
+    """Play again: a rematch."""
+
+    prefix = "again"
+
+
+@dataclass(frozen=True)
+class Score(Verb):
+    """The chat's tally for this game."""
+
+    prefix = "score"
+
+
+@dataclass(frozen=True)
+class Invite(Verb):
+    """Private duel: make an invite link."""
+
+    prefix = "invite"
+
+
+@dataclass(frozen=True)
+class Language(Verb):
+    """Pick a language (session 0)."""
+
+    prefix = "lang"
+    lang: str
 
 
 Press = Move | Verb
-
-
-def _checked(data: str) -> str:
-    if len(data.encode("utf-8")) > MAX_BYTES:
-        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
-    return data
-
-
-def pack_move(session: int, version: int, action: str) -> str:
-    """Data for a move button; raises ValueError if it would not fit."""
-    if not _ACTION.match(action):
-        raise ValueError(f"not an action: {action!r}")
-    return _checked(f"{session}:{version}:{action}")
-
-
-def pack_verb(verb: str, session: int = 0, *args: str | int) -> str:
-    """Data for a verb button; raises ValueError on an unknown verb or bad arity."""
-    if VERBS.get(verb) != len(args):
-        raise ValueError(f"verb {verb!r} does not take {len(args)} arguments")
-    parts = [str(a) for a in args]
-    for part in parts:
-        if not _ARG.match(part):
-            raise ValueError(f"bad verb argument {part!r}")
-    return _checked(":".join([verb, str(session), *parts]))
-
-
-def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 18:
-        raise BadCallback(f"not a number: {text!r}")
-    return int(text)
 
 
 def unpack(data: str | None) -> Press:
@@ -107,13 +249,7 @@ def unpack(data: str | None) -> Press:
         if not _ACTION.match(action):
             raise BadCallback(f"bad action in {data!r}")
         return Move(_number(head), _number(version), action)
-    arity = VERBS.get(head)
-    if arity is None:
-        raise BadCallback(f"unknown verb in {data!r}")
-    parts = rest.split(":") if rest else []
-    if len(parts) != arity + 1:
-        raise BadCallback(f"wrong arity in {data!r}")
-    args = tuple(parts[1:])
-    if not all(_ARG.match(arg) for arg in args):
-        raise BadCallback(f"bad argument in {data!r}")
-    return Verb(head, _number(parts[0]), args)
+    kind = Verb.kinds.get(head)
+    if kind is None:
+        raise BadCallback(f"unknown button in {data!r}")
+    return kind.unpack(rest.split(":") if rest else [])

@@ -2,7 +2,8 @@
 
 ``TELEGRAM_BOT_TOKEN`` (required), ``TELEGRAM_API_URL`` (the Bot API prefix the
 token is appended to; default ``https://api.telegram.org/bot``) and
-``DATABASE_URL`` (default ``sqlite:///koloda.sqlite3``). A missing or bad value
+``DATABASE_URL`` (default ``sqlite:///koloda.sqlite3``; ``postgresql://…`` for
+several workers). A missing or bad value
 raises :class:`ConfigError` with one line a person can act on.
 
 ``KOLODA_FLOOD_LIMITS=off`` lifts the bot's own pacing of sends and edits
@@ -49,6 +50,11 @@ class Settings:
         return f"{head}/file/{tail}" if sep else self.api_url
 
 
+def _masked(url: str) -> str:
+    """A URL without its password (it goes into a log line)."""
+    return re.sub(r"(//[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
 def load_settings(env: Mapping[str, str]) -> Settings:
     """Read and check the settings; raise :class:`ConfigError` on a bad one."""
     token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
@@ -60,9 +66,11 @@ def load_settings(env: Mapping[str, str]) -> Settings:
     if not re.match(r"^https?://[^/\s]+", api_url):
         raise ConfigError(f"TELEGRAM_API_URL must be an http(s) URL, not {api_url!r}")
     database_url = env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
-    if not database_url.startswith("sqlite:///") or database_url == "sqlite:///":
+    sqlite = database_url.startswith("sqlite:///") and database_url != "sqlite:///"
+    if not sqlite and not database_url.startswith(("postgresql://", "postgres://")):
         raise ConfigError(
-            f"DATABASE_URL must look like sqlite:///path/to/file.sqlite3, not {database_url!r}"
+            "DATABASE_URL must look like sqlite:///path/to/file.sqlite3 or"
+            f" postgresql://user:password@host/db, not {_masked(database_url)!r}"
         )
     limits = env.get("KOLODA_FLOOD_LIMITS", "").strip().lower() or "on"
     if limits not in ("on", "off"):

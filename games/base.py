@@ -184,6 +184,17 @@ class Game(ABC):
         return game
 
     @classmethod
+    def players_allowed(cls, options: dict[str, Any] | None) -> int:
+        """The most players ``options`` allow (a deck may seat fewer than ``max_players``)."""
+        for players in range(cls.max_players, cls.min_players, -1):
+            try:
+                cls.validate_options(players, options)
+            except BadOptions:
+                continue
+            return players
+        return cls.min_players
+
+    @classmethod
     def validate_options(cls, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """The full option set (defaults filled in), or :class:`BadOptions`."""
         if isinstance(players, bool) or not isinstance(players, int):

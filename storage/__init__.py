@@ -1,12 +1,16 @@
-"""Koloda's storage: SQLite through aiosqlite (WAL, synchronous=FULL, migrations).
+"""Koloda's storage: the :class:`Store` protocol and its implementations.
 
-``Database`` owns the connections and transactions, ``storage.store`` holds
-every SQL statement, ``replay`` rebuilds a match from its seed and move log.
+``open_store(url)`` picks the backend from ``DATABASE_URL``: ``sqlite:///…``
+(the default; :mod:`storage.sqlite` over :mod:`storage.database`) or
+``postgresql://…`` (:mod:`storage.postgres`). ``replay`` rebuilds a match from
+its seed and move log.
 """
 
-from storage.database import Database
+from storage.open import open_store
+from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion, Store
 from storage.records import (
     InviteRecord,
+    InviteUse,
     MessageRef,
     MoveRecord,
     ResultRecord,
@@ -15,20 +19,23 @@ from storage.records import (
     TallyRow,
 )
 from storage.replay import replay
-from storage.store import ChatBusy, StaleVersion
 from storage.url import parse_database_url
 
 __all__ = [
     "ChatBusy",
-    "Database",
+    "DatabaseUnusable",
     "InviteRecord",
+    "InviteUse",
+    "InviteUsed",
     "MessageRef",
     "MoveRecord",
     "ResultRecord",
     "SeatRecord",
     "SessionRecord",
     "StaleVersion",
+    "Store",
     "TallyRow",
+    "open_store",
     "parse_database_url",
     "replay",
 ]

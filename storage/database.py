@@ -12,6 +12,12 @@ held around every ``BEGIN IMMEDIATE … COMMIT`` (rolled back on any error).
   ``write`` returns only after the COMMIT that holds the work.
 
 Reads go to a second connection, which in WAL mode sees only committed data.
+
+Opening checks the file before changing anything in it: a file that is not a
+SQLite database (or is corrupt), a schema newer than this code, or a file whose
+write lock another process holds for longer than :data:`BUSY_TIMEOUT_MS` raise
+:class:`~storage.protocol.DatabaseUnusable` with one line, and leave the file
+as it was. No step of opening waits longer than that timeout.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from storage.migrations import MIGRATIONS
+from storage.protocol import DatabaseUnusable
 from storage.url import MEMORY, parse_database_url
 
 Row = sqlite3.Row
@@ -36,11 +43,14 @@ Work = Callable[[aiosqlite.Connection], Awaitable[Any]]
 #: The most pieces of work one group commit takes.
 MAX_BATCH = 256
 
+#: How long a statement waits for another process's lock before failing
+#: ("database is locked"); at start-up, before the file is called locked.
+BUSY_TIMEOUT_MS = 5000
+
 _PRAGMAS = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
     "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 5000",
 )
 
 
@@ -56,17 +66,38 @@ class Database:
 
     @classmethod
     async def open(cls, url: str) -> Database:
-        """Open (creating if needed) and migrate the database named by ``url``."""
+        """Open (creating if needed) and migrate the database named by ``url``.
+
+        Raises ValueError for a malformed URL and :class:`DatabaseUnusable`
+        (one line; the file left unchanged) for a file that is not a usable
+        SQLite database: corrupt, of a newer schema, or locked by another writer.
+        """
         path = parse_database_url(url)
-        if path != MEMORY:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path)
-        reader = None if path == MEMORY else await _connect(path)
+        try:
+            if path != MEMORY:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                # Every check reads; only a usable file gets WAL and the migrations.
+                await asyncio.to_thread(_check, path)
+            writer = await _connect(path)
+        except OSError as error:
+            raise DatabaseUnusable(f"cannot open the database {path}: {_line(error)}") from None
+        except sqlite3.Error as error:
+            raise DatabaseUnusable(_unusable(path, error)) from None
+        try:
+            await _configure(writer, path)
+            reader = None if path == MEMORY else await _configured(path)
+        except BaseException as error:
+            await writer.close()
+            if isinstance(error, sqlite3.Error):
+                raise DatabaseUnusable(_unusable(path, error)) from None
+            raise
         db = cls(writer, reader)
         try:
             await db._migrate()
-        except BaseException:
+        except BaseException as error:
             await db.close()
+            if isinstance(error, sqlite3.Error):
+                raise DatabaseUnusable(_unusable(path, error)) from None
             raise
         return db
 
@@ -102,10 +133,7 @@ class Database:
     async def _migrate(self) -> None:
         current = await self.user_version()
         if current > len(MIGRATIONS):
-            raise RuntimeError(
-                f"the database has schema version {current}, newer than this code's "
-                f"{len(MIGRATIONS)}"
-            )
+            raise DatabaseUnusable(f"the database {_newer(current)}")
         for number in range(current, len(MIGRATIONS)):
             script = MIGRATIONS[number]
             async with self._lock:
@@ -131,6 +159,24 @@ class Database:
                 await self._writer.rollback()
                 raise
             await self._writer.commit()
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction: every query on the connection it yields sees the same
+        committed state (for a copy of the whole file while it is in use)."""
+        if self._reader is None:
+            async with self._lock:
+                await self._writer.execute("BEGIN")
+                try:
+                    yield self._writer
+                finally:
+                    await self._writer.rollback()
+            return
+        await self._reader.execute("BEGIN")
+        try:
+            yield self._reader
+        finally:
+            await self._reader.rollback()
 
     async def write(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         """Run ``work(tx)`` in a (group-committed) transaction; its result after COMMIT."""
@@ -204,10 +250,74 @@ class Database:
 
 
 async def _connect(path: str) -> aiosqlite.Connection:
-    connection = await aiosqlite.connect(path, isolation_level=None)
+    """A connection with a bounded busy timeout and nothing else set (nothing written)."""
+    connection = await aiosqlite.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+    )
     connection.row_factory = sqlite3.Row
+    await connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
+    return connection
+
+
+def _check(path: str) -> None:
+    """Refuse a file that is not a database, of a newer schema, or write-locked.
+
+    Reads only: the header (``user_version``), the schema table (a corrupt
+    one fails here) and an empty write transaction (the write lock, given
+    back at once), so a refused file is left as it was. Plain sqlite3 in a
+    thread: a connection that fails here leaves no aiosqlite worker behind.
+    """
+    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
+        current = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if current > len(MIGRATIONS):
+            raise DatabaseUnusable(f"the database {path} {_newer(current)}")
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    finally:
+        connection.close()
+
+
+async def _configure(connection: aiosqlite.Connection, path: str) -> None:
     for pragma in _PRAGMAS:
         if path == MEMORY and "journal_mode" in pragma:
             continue
         await connection.execute(pragma)
+
+
+async def _configured(path: str) -> aiosqlite.Connection:
+    connection = await _connect(path)
+    try:
+        await _configure(connection, path)
+    except BaseException:
+        await connection.close()
+        raise
     return connection
+
+
+def _newer(current: int) -> str:
+    return (
+        f"has schema version {current}, newer than this code's {len(MIGRATIONS)}:"
+        " run a newer Koloda (the file was not changed)"
+    )
+
+
+def _unusable(path: str, error: sqlite3.Error) -> str:
+    """One line for the operator: what is wrong with the file."""
+    text = _line(error)
+    if "locked" in text or "busy" in text:
+        return (
+            f"the database {path} is locked by another process (another bot on the same"
+            f" file?): {text}"
+        )
+    if isinstance(error, sqlite3.DatabaseError) and (
+        "not a database" in text or "malformed" in text or "corrupt" in text
+    ):
+        return f"the file {path} is not a usable SQLite database (corrupt?): {text}"
+    return f"cannot use the database {path}: {text}"
+
+
+def _line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

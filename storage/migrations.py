@@ -103,4 +103,30 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE moves ADD COLUMN version INTEGER;
     """,
+    # 3: the store behind the Store protocol: when a session's background work is
+    # due (timers and computer turns, claimed by one worker at a time), the last
+    # deal's points (drawn from storage, not memory), and per message the version
+    # it shows and the version it should show (a restart draws only what is behind).
+    """
+    ALTER TABLE sessions ADD COLUMN due REAL;
+    ALTER TABLE sessions ADD COLUMN last_deal TEXT;
+    CREATE INDEX sessions_due ON sessions (due) WHERE due IS NOT NULL;
+    UPDATE sessions SET due = deadline WHERE status = 'running' AND deadline IS NOT NULL;
+    ALTER TABLE messages ADD COLUMN shown INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE messages ADD COLUMN wanted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX messages_behind ON messages (session) WHERE shown < wanted;
+    CREATE INDEX moves_version ON moves (session, version);
+    CREATE INDEX sessions_finished ON sessions (chat_id, updated) WHERE status = 'finished';
+    CREATE TABLE claims (
+        session  INTEGER PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL,
+        owner    TEXT NOT NULL,
+        until    REAL NOT NULL
+    );
+    """,
+    # 4: a computer that stands in for a human remembers whom (shown "for Alice",
+    # and the human may take the seat back).
+    """
+    ALTER TABLE seats ADD COLUMN stands_in_for INTEGER;
+    """,
 ]

@@ -14,6 +14,8 @@ class SeatRecord:
     name: str
     level: str | None
     timeouts: int = 0
+    #: a computer seat standing in for this human (who may take it back)
+    stands_in_for: int | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,14 @@ class SessionRecord:
     result: dict[str, Any] | None
     created: float
     seats: list[SeatRecord]
+    #: when the session's background work is due (a human's turn deadline, or
+    #: at once while a computer is to move); None when there is none
+    due: float | None = None
+    #: the last finished deal's points while the next deal is played
+    #: (``{"deal_no": n, "scores": [...]}``), so a redraw shows them too
+    last_deal: dict[str, Any] | None = None
+    #: when the session last changed (time.time(); ``created`` if not given)
+    updated: float | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,7 @@ class ResultRecord:
     seat: int
     won: bool
     points: float
+    time: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -75,12 +86,18 @@ class TallyRow:
 
 @dataclass(frozen=True)
 class MessageRef:
-    """A Telegram message that shows a session (to edit it after a restart)."""
+    """A Telegram message that shows a session (to edit it after a restart).
+
+    ``shown`` is the session version it was last delivered showing, ``wanted``
+    the version it should show; a message with ``shown < wanted`` is behind.
+    """
 
     purpose: str
     chat_id: int | None
     message_id: int | None
-    inline_message_id: str | None
+    inline_message_id: str | None = None
+    shown: int = 0
+    wanted: int = 0
 
 
 @dataclass(frozen=True)
@@ -92,3 +109,11 @@ class InviteRecord:
     creator: int
     expires: float
     used_by: int | None
+
+
+@dataclass(frozen=True)
+class InviteUse:
+    """An invite code used up by ``user_id`` in the transaction that seats them."""
+
+    code: str
+    user_id: int

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import settings
 
+# A real PostgreSQL server for the storage tests: the fixtures of tests/pg_server.py.
+from tests.pg_server import pg_database, pg_server  # noqa: F401
+
 # CI runs the same examples every time (a red build is reproducible); local runs explore.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
@@ -24,7 +27,7 @@ if TYPE_CHECKING:  # the bot is imported only by the tests that run it
 
 
 class RandomComputer:
-    """Test double for bot.computer.ComputerPlayer: a seeded random legal move."""
+    """Test double for sessions.computer.ComputerPlayer: a seeded random legal move."""
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """Any legal action, reproducible from the seed."""

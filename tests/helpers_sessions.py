@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.sessions import Session, SessionManager
+from sessions import Session, SessionManager
 
 
 class FakeClock:

@@ -13,7 +13,7 @@ import random
 import sys
 from typing import Any
 
-from bot.sessions import SessionManager
+from sessions import SessionManager
 
 CHAT = -100
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.computer import ComputerPlayer
 from games.ai import Budget, choose
+from sessions.computer import ComputerPlayer
 from tests.test_ai_positions import advanced
 
 

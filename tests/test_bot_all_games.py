@@ -29,13 +29,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callback import pack_move, unpack
+from bot.callback import Move, unpack
 from bot.i18n import t
 from bot.render.common import cards, scores_line
 from bot.render.table import render_hand, render_table, table_text
-from bot.sessions import Session
 from games import REGISTRY
 from games.cards import SUIT_SYMBOLS, display, is_card, sort_hand
+from sessions import Session
 from tests.fake_telegram import FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness
 
@@ -328,7 +328,7 @@ def test_every_legal_action_has_a_clear_button_in_both_languages(game_id: str, s
                 assert set(labels) == set(view["legal"])
             for action, label in labels.items():
                 assert (label.strip() and ":" not in label and label != action) or is_card(action)
-                assert len(pack_move(1, 7, action).encode()) <= 64
+                assert len(Move(1, 7, action).pack().encode()) <= 64
 
 
 def first_view(

@@ -95,7 +95,7 @@ async def test_hand_command_links_in_a_group_and_reposts_in_private(harness: Har
     await harness.command(table.bob, fake.private(table.bob).id, "/hand")
     hands_after = [m for m in fake.chat_messages(table.bob.id) if "🃏" in m.text]
     assert len(hands_after) == len(hands_before) + 1
-    refs = {r.purpose: r for r in await harness.kol.manager.messages(table.session_id)}
+    refs = {r.purpose: r for r in await harness.kol.messages.of(table.session_id)}
     session = await harness.kol.manager.get(table.session_id)
     seat = session.seat_of(table.bob.id)
     assert refs[f"hand:{seat}"].message_id == hands_after[-1].message_id

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sessions import SessionManager
+from sessions import SessionManager
 from tests.conftest import RandomComputer
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.telegram_io import Pacing
+from bot.limiter import Limits, Pace
 from tests.conftest import RandomComputer
 from tests.fake_telegram import FakeTelegram, FloodLimits
 from tests.fakeapi.harness import start_harness
@@ -15,8 +15,8 @@ SCALE = 30.0  # two real seconds are one Telegram minute
 async def test_busy_group_stays_under_the_flood_limit(db_dir: Path) -> None:
     fake = FakeTelegram(flood=FloodLimits(group_per_minute=6, private_per_second=1, scale=SCALE))
     await fake.start()
-    pacing = Pacing(group=(6, 60.0 / SCALE), private=(1, 1.0 / SCALE))
-    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
+    limits = Limits(group=Pace(6, 60.0 / SCALE), private=Pace(1, 1.0 / SCALE), overall=None)
+    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), limits)
     try:
         alice = fake.user("Alice")
         group = fake.group("Busy")
@@ -52,7 +52,7 @@ async def test_busy_group_stays_under_the_flood_limit(db_dir: Path) -> None:
         edits_in_play = [c for c in fake.calls[started:] if c in group_calls]
         assert len(edits_in_play) < session.moves, (session.moves, len(edits_in_play))
         # and the table shows the final state
-        lang = await harness.kol.langs.of_chat(group.id)
+        lang = await harness.kol.presenter.chat_language(group.id)
         assert table.text == harness.kol.presenter.table_screen(session, lang).text
         # the sends and edits in any one (compressed) minute stay within the limit
         times = sorted(c.at for c in group_calls)

@@ -17,8 +17,8 @@ from bot.render.common import Screen
 from bot.render.lobby import render_lobby, render_settings
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table
-from bot.sessions import Player
 from games import REGISTRY
+from sessions import Player
 
 GOLDEN = Path(__file__).with_name("golden")
 SEATS = [

@@ -90,7 +90,7 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
     assert len(group_messages) == 1, [m.text[:40] for m in group_messages]
     assert "game over" in lobby.text and "🏆" in lobby.text
     assert any(b.get("callback_data") == "again:1" for b in lobby.buttons())
-    assert harness.kol.io.slots == 0  # nothing of a finished match is kept in memory
+    assert harness.kol.delivery.slots == 0  # nothing of a finished match is kept in memory
     # the tally counts the match for both humans
     rows = await harness.kol.manager.chat_tally(group.id, "king")
     assert {r.user_id for r in rows} >= {alice.id, bob.id}

@@ -14,8 +14,8 @@ from bot.render.common import MAX_BUTTONS, MAX_TEXT, Screen, action_label, cards
 from bot.render.lobby import next_value, render_lobby, render_settings
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
-from bot.sessions import Player
 from games import REGISTRY
+from sessions import Player
 
 # The biggest tables each game allows, with options that make hands longest.
 LARGEST: list[tuple[str, int, dict[str, Any]]] = [

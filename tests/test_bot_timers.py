@@ -12,8 +12,8 @@ import pytest
 
 import bot.app
 from bot.i18n import t
-from bot.sessions import Computer, Session, SessionManager
-from bot.timers import Clock
+from sessions import Computer, Session, SessionManager
+from sessions.timers import Clock
 from tests.conftest import RandomComputer
 from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness, start_harness

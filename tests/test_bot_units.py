@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callback import MAX_BYTES, VERBS, BadCallback, Move, Verb, pack_move, pack_verb, unpack
+from bot.callback import MAX_BYTES, BadCallback, Join, Move, SetOption, Verb, unpack
 from bot.config import DEFAULT_API_URL, DEFAULT_DATABASE_URL, ConfigError, load_settings
 from bot.i18n import LANGUAGES, catalog, language_from_code, t
 from games import REGISTRY
@@ -68,7 +68,7 @@ def test_settings_custom_api_url() -> None:
         ({}, "TELEGRAM_BOT_TOKEN is not set"),
         ({"TELEGRAM_BOT_TOKEN": "nonsense"}, "does not look like a bot token"),
         ({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": "ftp://x"}, "TELEGRAM_API_URL"),
-        ({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "postgres://x"}, "DATABASE_URL"),
+        ({"TELEGRAM_BOT_TOKEN": TOKEN, "DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
     ],
 )
 def test_bad_settings_are_refused(env: dict[str, str], words: str) -> None:
@@ -104,16 +104,37 @@ def test_python_m_bot_with_bad_settings_exits_2_with_one_line(env: dict[str, str
 
 
 def test_move_round_trip() -> None:
-    data = pack_move(12, 345, "lay:8H:2")
+    data = Move(12, 345, "lay:8H:2").pack()
     assert data == "12:345:lay:8H:2"
     assert unpack(data) == Move(12, 345, "lay:8H:2")
 
 
-def test_verb_round_trip() -> None:
-    assert unpack(pack_verb("opt", 9, "positive", "lottery")) == Verb(
-        "opt", 9, ("positive", "lottery")
-    )
-    assert unpack(pack_verb("join", 4)) == Verb("join", 4)
+def test_button_round_trip() -> None:
+    data = SetOption(9, "positive", "lottery").pack()
+    assert data == "opt:9:positive:lottery"
+    assert unpack(data) == SetOption(9, "positive", "lottery")
+    assert unpack(Join(4).pack()) == Join(4)
+
+
+def test_every_kind_of_button_has_exactly_one_handler() -> None:
+    from bot.handlers import admin, lobby, play, score, start
+
+    kinds = [Move, *Verb.kinds.values()]
+    handled: list[object] = []
+    for module in (admin, lobby, play, score, start):
+        for handler in module.HANDLERS:
+            pattern = getattr(handler, "pattern", None)
+            if callable(pattern):
+                handled += [k for k in kinds if pattern(_sample(k))]
+    assert sorted(map(str, handled)) == sorted(map(str, kinds))
+
+
+def _sample(kind: object) -> str:
+    if kind is Move:
+        return Move(1, 1, "QS").pack()
+    assert isinstance(kind, type) and issubclass(kind, Verb)
+    fields = kind._arguments()
+    return ":".join([kind.prefix, "1", *("a" for _ in fields)])
 
 
 @pytest.mark.parametrize(
@@ -142,11 +163,11 @@ def test_garbled_data_is_refused(data: str | None) -> None:
 
 def test_pack_refuses_what_would_not_fit() -> None:
     with pytest.raises(ValueError):
-        pack_move(1, 1, "x" * 60)
+        Move(1, 1, "x" * 60).pack()
     with pytest.raises(ValueError):
-        pack_verb("join", 1, "extra")
+        SetOption(1, "name", "a" * 30).pack()
     with pytest.raises(ValueError):
-        pack_verb("unknown", 1)
+        SetOption(1, "name", "with space").pack()
 
 
 @settings(max_examples=200, deadline=None)
@@ -158,7 +179,7 @@ def test_unpack_never_crashes_on_arbitrary_data(data: str) -> None:
         return
     assert len(data.encode()) <= MAX_BYTES
     if isinstance(press, Verb):
-        assert press.verb in VERBS
+        assert Verb.kinds[press.prefix] is type(press)
 
 
 @settings(max_examples=100, deadline=None)
@@ -170,7 +191,7 @@ def test_unpack_never_crashes_on_arbitrary_data(data: str) -> None:
 def test_every_real_action_round_trips_within_64_bytes(
     session: int, version: int, action: str
 ) -> None:
-    data = pack_move(session, version, action)
+    data = Move(session, version, action).pack()
     assert len(data.encode()) <= MAX_BYTES
     assert unpack(data) == Move(session, version, action)
 

@@ -4,15 +4,15 @@ pressed message's keyboard (bot/updates.py)."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import re
 
 import pytest
 
-from bot.updates import Inbox, KolodaBot, trim
+from bot.updates import Inbox, KolodaBot
 from tests.fake_telegram import FakeTelegram, StoredMessage
 from tests.fakeapi.harness import Harness
+from tests.test_bot_group_flows import open_table
 
 
 def _bot(harness: Harness) -> KolodaBot:
@@ -34,13 +34,15 @@ def _last_update_id(fake: FakeTelegram) -> int:
     return int(fake._updates[-1]["update_id"])
 
 
-async def test_an_update_is_confirmed_only_after_it_was_handled(harness: Harness) -> None:
+async def test_an_update_is_confirmed_only_once_its_change_is_committed(
+    harness: Harness,
+) -> None:
     fake = harness.fake
-    user = fake.user("Ann")
-    chat = fake.private(user)
-    gate = fake.gates["sendMessage"] = asyncio.Event()  # Telegram is slow: /help's reply hangs
+    table = await open_table(harness, started=False)
+    fake.admins[table.group.id].add(table.bob.id)
+    gate = fake.gates["getChatMember"] = asyncio.Event()  # the admin check hangs
     try:
-        fake.push_command(user, chat, "/help")
+        fake.push_command(table.bob, table.group, "/cancel")  # an admin cancels
         update_id = _last_update_id(fake)
         await fake.wait_until(lambda: fake.undelivered() == 0)  # the bot fetched it
         await asyncio.sleep(0.3)  # it would poll again at once, but must not confirm it yet
@@ -48,9 +50,24 @@ async def test_an_update_is_confirmed_only_after_it_was_handled(harness: Harness
         assert _bot(harness).inbox.open == 1
     finally:
         gate.set()
-    await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == user.id)
     await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
-    assert _bot(harness).inbox.given_up == 0
+    session = await harness.kol.manager.get(table.session_id)
+    assert session.status == "cancelled"
+
+
+async def test_a_slow_reply_does_not_hold_the_confirmation_back(harness: Harness) -> None:
+    fake = harness.fake
+    user = fake.user("Ann")
+    chat = fake.private(user)
+    gate = fake.gates["sendMessage"] = asyncio.Event()  # Telegram is slow: /help's reply hangs
+    try:
+        fake.push_command(user, chat, "/help")
+        update_id = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+        assert not fake.calls_of("sendMessage", user.id)
+    finally:
+        gate.set()
+    await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == user.id)
 
 
 async def test_a_press_is_confirmed_without_waiting_for_its_answer(harness: Harness) -> None:
@@ -61,78 +78,28 @@ async def test_a_press_is_confirmed_without_waiting_for_its_answer(harness: Harn
         query = fake.push_callback(user, fake.private(user), None, "forged:data")
         update_id = _last_update_id(fake)
         await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
-        assert _bot(harness).inbox.given_up == 0  # handled: only the answer is outstanding
     finally:
         gate.set()
     assert (await fake.answer(query)).params.get("text")  # the forged press got its pop-up
 
 
-async def test_a_stuck_handler_does_not_stall_everyone(harness: Harness) -> None:
-    fake = harness.fake
-    bot = _bot(harness)
-    bot.inbox.wait = 0.2
-    user = fake.user("Ben")
-    chat = fake.private(user)
-    gate = fake.gates["sendMessage"] = asyncio.Event()
-    try:
-        fake.push_command(user, chat, "/help")
-        update_id = _last_update_id(fake)
-        # after its wait the bot gives up waiting and fetches (so confirms) anyway
-        await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
-        assert bot.inbox.given_up == 1
-        # and the next update is handled while the first is still stuck
-        query = fake.push_callback(user, chat, None, "forged:data")
-        assert (await fake.answer(query)).params.get("text")
-    finally:
-        gate.set()
-
-
 def test_inbox_settles_when_every_update_of_the_batch_is_handled() -> None:
     async def scenario() -> None:
-        inbox = Inbox(wait=0.01)
-        assert await inbox.settled()  # nothing fetched yet
+        inbox = Inbox(slow=0.01)
+        await inbox.settled()  # nothing fetched yet
         inbox.received([5, 6])
         inbox.handled(5)
-        assert not await inbox.settled()  # 6 is still running: given up
-        assert inbox.given_up == 1 and inbox.open == 0
-        inbox.received([7])
-        inbox.wait = 5
         waiter = asyncio.ensure_future(inbox.settled())
-        await asyncio.sleep(0)
-        assert not waiter.done()
+        await asyncio.sleep(0.05)
+        assert not waiter.done()  # 6 is still running: never given up
         inbox.handled(99)  # not of this batch: changes nothing
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.05)
         assert not waiter.done()
-        inbox.handled(7)
-        assert await waiter
+        inbox.handled(6)
+        await asyncio.wait_for(waiter, 1)
+        assert inbox.open == 0
 
     asyncio.run(scenario())
-
-
-def test_trim_drops_only_the_pressed_messages_keyboard_and_entities() -> None:
-    update = {
-        "update_id": 3,
-        "callback_query": {
-            "id": "9",
-            "data": "1:2:QS",
-            "message": {
-                "message_id": 4,
-                "chat": {"id": 5, "type": "private"},
-                "text": "hand",
-                "entities": [{"type": "bold", "offset": 0, "length": 4}],
-                "reply_markup": {"inline_keyboard": [[{"text": "Q♠", "callback_data": "1:2:QS"}]]},
-            },
-        },
-    }
-    trimmed = trim(copy.deepcopy(update))
-    assert trimmed["callback_query"]["message"] == {
-        "message_id": 4,
-        "chat": {"id": 5, "type": "private"},
-        "text": "hand",
-    }
-    assert trimmed["callback_query"]["data"] == "1:2:QS"
-    message_update = {"update_id": 4, "message": copy.deepcopy(update["callback_query"]["message"])}
-    assert trim(copy.deepcopy(message_update)) == message_update  # other updates stay whole
 
 
 async def test_a_press_delivered_again_is_answered_once_and_changes_nothing(

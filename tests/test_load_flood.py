@@ -15,7 +15,6 @@ applied, and every message must show the final state.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import re
@@ -24,12 +23,11 @@ from typing import Any
 
 import pytest
 
-import bot.telegram_io
-from bot.http import JsonBody
-from bot.present import TABLE, hand_purpose
+import bot.delivery
+from bot.delivery import Delivery
+from bot.limiter import FloodLimiter, Limits, Pace
 from bot.render.common import Button, screen
-from bot.telegram_io import Pacing, TelegramIO
-from storage import MessageRef
+from sessions import TABLE, hand_purpose
 from tests.conftest import RandomComputer
 from tests.fake_telegram import FakeTelegram, FakeUser, FloodLimits, StoredMessage
 from tests.fakeapi.harness import Harness, start_harness
@@ -72,7 +70,7 @@ async def open_king(harness: Harness, players: list[FakeUser]) -> StoredMessage:
 
 async def hands(harness: Harness) -> dict[int, StoredMessage]:
     """Seat → the seat's private hand message, as the bot remembers it."""
-    refs = await harness.kol.manager.messages(1)
+    refs = await harness.kol.messages.of(1)
     return {
         int(ref.purpose.split(":")[1]): harness.fake.messages[(ref.chat_id, ref.message_id)]
         for ref in refs
@@ -88,8 +86,10 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
         flood=FloodLimits(group_per_minute=20, private_per_second=1, private_burst=3, scale=SCALE)
     )
     await fake.start()
-    pacing = Pacing(group=(20, 60.0 / SCALE), private=(3, 3.0 / SCALE), overall=(30, 1.0 / SCALE))
-    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), pacing)
+    limits = Limits(
+        group=Pace(20, 60.0 / SCALE), private=Pace(3, 3.0 / SCALE), overall=Pace(30, 1.0 / SCALE)
+    )
+    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), limits)
     rng = random.Random(7)
     try:
         players = [fake.user(name) for name in ("Ann", "Ben", "Cat", "Dan")]
@@ -132,15 +132,15 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
         assert len(await harness.kol.manager.replay_log(1)) == presses == session.moves
         # the limits were hit, and every 429 was waited out: each message shows the final state
         assert any(not c.ok and c.error and c.error.startswith("Too Many") for c in fake.calls)
-        presenter, langs = harness.kol.presenter, harness.kol.langs
-        final = presenter.table_screen(session, await langs.of_chat(table.chat_id))
+        presenter = harness.kol.presenter
+        final = presenter.table_screen(session, await presenter.chat_language(table.chat_id))
         assert (table.text, table.buttons()) == (final.text, _buttons(final))
         assert "🏆" in table.text  # the result is on the table
         for seat, message in (await hands(harness)).items():
-            lang = await langs.of_user(players[seat].id)
+            lang = await presenter.user_language(players[seat].id)
             shown = presenter.private_screen(session, seat, lang)
             assert (message.text, message.buttons()) == (shown.text, _buttons(shown)), seat
-        refs = {ref.purpose for ref in await harness.kol.manager.messages(1)}
+        refs = {ref.purpose for ref in await harness.kol.messages.of(1)}
         assert {TABLE, *(hand_purpose(s) for s in range(4))} <= refs
         # no unhandled error (an unhandled 429 is logged by the delivery worker)
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -172,52 +172,65 @@ def _buttons(screen: object) -> list[dict[str, str]]:
 # ---------------------------------------------------------------- memory: idle slots are let go
 
 
-class RecordingBot:
-    """Stands in for PTB's Bot and its request object: records sends and edits
-    (TelegramIO posts through ``bot.request.post``, see ``bot.http.call_raw``)."""
+class _Sent:
+    def __init__(self, message_id: int) -> None:
+        self.message_id = message_id
 
-    base_url = "http://bot"
+
+class RecordingBot:
+    """Stands in for PTB's Bot: records sends and edits."""
 
     def __init__(self) -> None:
-        self.request = self
         self.sent: list[tuple[int, str]] = []
         self.edits: list[tuple[int, int, str]] = []
 
-    async def post(self, url: str, request_data: JsonBody) -> dict[str, Any] | bool:
-        method, data = url.rsplit("/", 1)[1], json.loads(request_data.json_payload)
-        if method == "sendMessage":
-            self.sent.append((data["chat_id"], data["text"]))
-            return {"message_id": len(self.sent)}
-        assert method == "editMessageText", method
-        self.edits.append((data["chat_id"], data["message_id"], data["text"]))
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> _Sent:
+        self.sent.append((chat_id, text))
+        return _Sent(len(self.sent))
+
+    async def edit_message_text(
+        self, text: str, *, chat_id: int, message_id: int, **_: Any
+    ) -> bool:
+        self.edits.append((chat_id, message_id, text))
         return True
 
 
 class StoredRefs:
-    """Stands in for the SessionManager's message references."""
+    """Stands in for the session layer's message store (a Ledger)."""
 
     def __init__(self) -> None:
-        self.refs: dict[tuple[int, str], tuple[int | None, int | None]] = {}
+        self.refs: dict[tuple[int, str], tuple[int, int]] = {}
 
-    async def messages(self, session_id: int) -> list[MessageRef]:
-        return [
-            MessageRef(purpose, chat, message, None)
-            for (session, purpose), (chat, message) in self.refs.items()
-            if session == session_id
-        ]
+    async def message_id(self, session_id: int, purpose: str, chat_id: int) -> int | None:
+        found = self.refs.get((session_id, purpose))
+        return found[1] if found is not None and found[0] == chat_id else None
 
-    async def set_message(
-        self, session_id: int, purpose: str, chat_id: int | None, message_id: int | None
+    async def posted(
+        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
     ) -> None:
         self.refs[(session_id, purpose)] = (chat_id, message_id)
+
+    async def shown(self, session_id: int, purpose: str, version: int) -> None:
+        pass
+
+    async def unreachable(self, user_id: int) -> None:
+        pass
+
+    async def chat_gone(self, chat_id: int) -> None:
+        pass
+
+
+def _delivery(limits: Limits | None = None, coalesce: float = 0.0) -> tuple[Delivery, RecordingBot]:
+    sender = RecordingBot()
+    limiter = FloodLimiter(limits or Limits.off())
+    return Delivery(sender, limiter, StoredRefs(), coalesce=coalesce), sender  # type: ignore[arg-type]
 
 
 async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(bot.telegram_io, "MAX_SLOTS", 3)
-    sender, refs = RecordingBot(), StoredRefs()
-    io = TelegramIO(sender, refs, Pacing(None, None))  # type: ignore[arg-type]
+    monkeypatch.setattr(bot.delivery, "MAX_SLOTS", 3)
+    io, sender = _delivery()
     for session in range(1, 11):
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
         await io.flush()
@@ -235,8 +248,7 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
 
 
 async def test_a_waiting_hand_gets_one_edit_for_several_moves() -> None:
-    sender, refs = RecordingBot(), StoredRefs()
-    io = TelegramIO(sender, refs, Pacing(None, None, coalesce=30.0))  # type: ignore[arg-type]
+    io, sender = _delivery(coalesce=30.0)
     hand = hand_purpose(0)
     io.show(1, hand, 5, screen("waiting, trick: —"), 1, lazy=True)
     await io.flush()
@@ -254,8 +266,7 @@ async def test_a_waiting_hand_gets_one_edit_for_several_moves() -> None:
 
 
 async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
-    sender, refs = RecordingBot(), StoredRefs()
-    io = TelegramIO(sender, refs, Pacing(None, None, coalesce=30.0))  # type: ignore[arg-type]
+    io, sender = _delivery(coalesce=30.0)
     io.show(1, TABLE, -7, screen("table v1"), 1)
     io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, lazy=True)
     await io.flush()
@@ -268,11 +279,10 @@ async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> No
 
 
 async def test_deliveries_keep_to_the_overall_limit() -> None:
-    sender, refs = RecordingBot(), StoredRefs()
-    io = TelegramIO(sender, refs, Pacing(None, None, overall=(2, 2.0)))  # type: ignore[arg-type]
+    io, sender = _delivery(Limits(None, None, overall=Pace(2, 2.0)))
     for session in range(1, 5):  # four groups at once: each alone is within its own limit
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
     await asyncio.sleep(0.1)
-    assert len(sender.sent) == 2  # the bot as a whole may send two per two seconds
+    assert len(sender.sent) == 1  # the bot as a whole may send one a second, evenly
     await asyncio.wait_for(io.flush(), 5)
     assert sorted(text for _, text in sender.sent) == [f"table {n}" for n in range(1, 5)]

@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_sessions import (
@@ -20,8 +21,19 @@ from helpers_sessions import (
     play_out,
 )
 
-from bot.sessions import INVITE_TTL, Outcome, Player, Refusal, Session, SessionManager
-from storage import replay, store
+from games import REGISTRY
+from sessions import (
+    INVITE_TTL,
+    TABLE,
+    Messages,
+    Outcome,
+    Player,
+    Preferences,
+    Refusal,
+    Session,
+    SessionManager,
+)
+from storage import replay
 
 
 @pytest.fixture
@@ -64,7 +76,7 @@ async def test_lobby_to_finished_match(manager: SessionManager) -> None:
     assert lobby.creator_id == 1 and lobby.options == {"target": 5, "dealer_leads": False}
     joined = await manager.join(lobby.id, 2, "Bob")
     assert joined.seat_of(2) == 1 and joined.version == lobby.version + 1
-    assert (await manager.set_option(lobby.id, 1, "target", "3")).options["target"] == 3
+    assert (await manager.set_option(lobby.id, 1, "target", 3)).options["target"] == 3
     assert (await manager.set_timer(lobby.id, 1, 300)).timer == 300
     started = await manager.start(lobby.id, 1)
     assert started.session.status == "running" and started.session.seed is not None
@@ -156,9 +168,9 @@ async def test_two_presses_with_one_version_one_wins(manager: SessionManager) ->
 async def test_leaving_a_lobby_and_creator_handover(manager: SessionManager) -> None:
     lobby = await manager.create(-5, "group", 1, "Ann", "eleven")
     await manager.join(lobby.id, 2, "Bob")
-    after = await manager.leave(lobby.id, 1)
+    after = (await manager.leave(lobby.id, 1)).session
     assert after.seats == [Player(2, "Bob", None)] and after.creator_id == 2
-    gone = await manager.leave(lobby.id, 2)
+    gone = (await manager.leave(lobby.id, 2)).session
     assert gone.status == "cancelled"
     await refused("not_running", manager.leave(lobby.id, 2))
     assert (await manager.create(-5, "group", 3, "Cid", "eleven")).status == "lobby"
@@ -175,8 +187,10 @@ async def test_a_human_leaving_mid_game_is_replaced_by_a_computer(tmp_path: Path
     manager.subscribe(watch)
     try:
         session = await duel(manager, users=(1, 2))
-        after = await manager.leave(session.id, 2)
-        assert after.seats[1] == Player(None, "user2", "normal")
+        left = await manager.leave(session.id, 2)
+        after = left.session
+        assert after.seats[1] == Player(None, "user2", "normal", stands_in_for=2)
+        assert left.events == [{"type": "seat_handed_over", "seat": 1, "why": "left", "user_id": 2}]
         assert after.status == "running"
         rng = random.Random(1)
         while (current := await manager.get(session.id)).status == "running":
@@ -298,16 +312,16 @@ async def test_private_duel_by_invite(tmp_path: Path) -> None:
         code = await manager.create_invite(lobby.id, 1)
         await refused("invite_invalid", manager.accept_invite("nope", 2, "Bob"))
         await refused("invite_own", manager.accept_invite(code, 1, "Ann"))
-        seated = await manager.accept_invite(code, 2, "Bob")
+        seated = (await manager.accept_invite(code, 2, "Bob")).session
         assert seated.seats[1] == Player(2, "Bob", None)
+        assert seated.status == "running"  # the table is full: seated and dealt in one commit
         await refused("invite_invalid", manager.accept_invite(code, 3, "Cid"))
-        await refused("table_full", manager.create_invite(lobby.id, 1))
+        await refused("not_in_lobby", manager.create_invite(lobby.id, 1))
         late = await manager.create_invite(other.id, 1)
         clock.advance(INVITE_TTL + 1)
         await refused("invite_expired", manager.accept_invite(late, 2, "Bob"))
         assert len((await manager.get(other.id)).seats) == 1
-        await manager.start(lobby.id, 1)
-        await refused("not_in_lobby", manager.create_invite(lobby.id, 1))
+        await refused("not_in_lobby", manager.start(lobby.id, 1))
         assert {s.id for s in await manager.sessions_of_user(1)} == {lobby.id, other.id}
         assert [s.id for s in await manager.sessions_of_user(2)] == [lobby.id]
     finally:
@@ -336,36 +350,39 @@ async def test_end_chat_and_active_sessions(manager: SessionManager) -> None:
     assert await manager.end_chat(-7) == []
 
 
-async def test_message_references(manager: SessionManager) -> None:
+async def test_message_references_and_the_versions_they_show(manager: SessionManager) -> None:
+    messages = Messages(manager.store)
     session = await manager.create(-1, "group", 1, "Ann", "eleven")
-    await manager.set_message(session.id, "lobby", -1, message_id=10)
-    await manager.set_message(session.id, "hand:0", 1, inline_message_id="abc")
-    await manager.set_message(session.id, "lobby", -1, message_id=11)
-    refs = await manager.messages(session.id)
-    assert [(r.purpose, r.message_id, r.inline_message_id) for r in refs] == [
-        ("hand:0", None, "abc"),
-        ("lobby", 11, None),
-    ]
-    await manager.drop_message(session.id, "hand:0")
-    assert [r.purpose for r in await manager.messages(session.id)] == ["lobby"]
-    await refused("no_session", manager.set_message(999, "lobby", -1, 1))
+    await messages.posted(session.id, TABLE, -1, 10, session.version)
+    await messages.posted(session.id, "hand:0", 1, 12, session.version)
+    await messages.posted(session.id, TABLE, -1, 11, session.version)
+    refs = await messages.of(session.id)
+    assert [(r.purpose, r.message_id) for r in refs] == [("hand:0", 12), (TABLE, 11)]
+    assert [s async for s in manager.behind()] == []
+    joined = await manager.join(session.id, 2, "Bob")  # the lobby changes: the table is behind
+    assert [s.id async for s in manager.behind()] == [session.id]
+    await messages.shown(session.id, TABLE, joined.version)
+    assert [s async for s in manager.behind()] == []
+    await messages.forget(session.id, "hand:0")
+    assert [r.purpose for r in await messages.of(session.id)] == [TABLE]
 
 
 async def test_languages_and_reachability(manager: SessionManager) -> None:
-    assert await manager.language("user", 1) is None
-    await manager.set_language("user", 1, "ru")
-    await manager.set_language("chat", -1, "en")
-    await manager.set_language("user", 1, "en")
-    assert await manager.language("user", 1) == "en"
-    assert await manager.language("chat", -1) == "en"
-    await refused("bad_option", manager.set_language("user", 1, "de"))
-    await refused("bad_option", manager.set_language("planet", 1, "ru"))
-    assert await manager.reachable(1)
-    await manager.set_reachable(1, False)
-    assert not await manager.reachable(1)
-    assert await manager.language("user", 1) == "en"
-    await manager.set_reachable(1, True)
-    assert await manager.reachable(1)
+    prefs = Preferences(manager.store)
+    assert await prefs.language("user", 1) is None
+    await prefs.set_language("user", 1, "ru")
+    await prefs.set_language("chat", -1, "en")
+    await prefs.set_language("user", 1, "en")
+    assert await prefs.language("user", 1) == "en"
+    assert await prefs.language("chat", -1) == "en"
+    await refused("bad_option", prefs.set_language("user", 1, "de"))
+    await refused("bad_option", prefs.set_language("planet", 1, "ru"))
+    assert await prefs.reachable(1)
+    await prefs.set_reachable(1, False)
+    assert not await Preferences(manager.store).reachable(1)  # stored, not only cached
+    assert await prefs.language("user", 1) == "en"
+    await prefs.set_reachable(1, True)
+    assert await prefs.reachable(1)
 
 
 async def test_the_cache_is_bounded_and_the_database_is_the_truth(tmp_path: Path) -> None:
@@ -391,7 +408,7 @@ async def test_a_returned_session_is_a_snapshot(manager: SessionManager) -> None
 
 async def test_stored_rows_match_the_session(manager: SessionManager) -> None:
     session = await play_one(manager, (await duel(manager)).id, random.Random(0))
-    record = await store.load_session(manager._db, session.id)
+    record = await manager.store.load_session(session.id)
     assert record is not None and record.version == session.version
     assert session.game is not None and record.state == session.game.to_dict()
 
@@ -441,3 +458,83 @@ async def test_the_press_that_ended_the_game_is_applied_not_not_running(
         last = (user, session.version, session.view(seat)["legal"][0])
         session = (await manager.act(session.id, *last)).session
     await refused("applied", manager.act(session.id, *last))
+
+
+# ------------------------------------------------------------------ one step, one commit
+
+
+class _CountingStore:
+    """Wraps a Store and counts its writing calls (each is one transaction)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.writes: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._store, name)
+        if name in ("create_session", "save_session", "insert_invite"):
+
+            async def counted(*args: Any, **kwargs: Any) -> Any:
+                self.writes.append(name)
+                return await found(*args, **kwargs)
+
+            return counted
+        return found
+
+
+async def test_playing_the_computer_fills_and_deals_in_one_commit(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "c.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "king")
+        counting = _CountingStore(manager.store)
+        manager.store = counting  # type: ignore[assignment]
+        outcome = await manager.play_computer(lobby.id, 1, "easy")
+        assert counting.writes == ["save_session"]
+        assert outcome.session.status == "running"
+        assert len(outcome.session.seats) == REGISTRY["king"].min_players
+        assert outcome.session.version == lobby.version + 1
+        await refused("not_in_lobby", manager.play_computer(lobby.id, 1, "easy"))
+        await refused("bad_level", manager.play_computer(lobby.id, 1, "grandmaster"))
+        manager.store = counting._store
+    finally:
+        await manager.close()
+
+
+async def test_a_failed_duel_start_leaves_the_lobby_as_it_was(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "f.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "oh_hell")
+
+        class Crash(Exception):
+            pass
+
+        real = manager.store.save_session
+
+        async def crash(*args: Any, **kwargs: Any) -> None:
+            raise Crash  # the process dies before the commit
+
+        manager.store.save_session = crash  # type: ignore[method-assign]
+        with pytest.raises(Crash):
+            await manager.play_computer(lobby.id, 1, "normal")
+        manager.store.save_session = real  # type: ignore[method-assign]
+        manager._cache.clear()
+        stored = await manager.get(lobby.id)
+        assert stored.status == "lobby" and len(stored.seats) == 1  # nothing half-made
+    finally:
+        await manager.close()
+
+
+async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) -> None:
+    manager = await open_manager(tmp_path / "a.sqlite3")
+    try:
+        lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+        code = await manager.create_invite(lobby.id, 1)
+        counting = _CountingStore(manager.store)
+        manager.store = counting  # type: ignore[assignment]
+        outcome = await manager.accept_invite(code, 2, "Bob")
+        assert counting.writes == ["save_session"]
+        assert outcome.session.status == "running"
+        manager.store = counting._store
+        assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
+    finally:
+        await manager.close()

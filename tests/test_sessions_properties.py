@@ -8,7 +8,7 @@ from helpers_sessions import FirstLegal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.sessions import Refusal, SessionManager
+from sessions import Refusal, SessionManager
 from storage import replay
 
 #: (user 1-3, version offset -1..1, which legal action or a junk one)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from helpers_sessions import FakeClock, FirstLegal, open_manager, play_one
 
-from bot.sessions import Outcome, Player, Session, SessionManager
-from bot.timers import TurnTimers
+from sessions import Outcome, Player, Session, SessionManager
+from sessions.timers import TurnTimers
 
 
 async def timed_duel(manager: SessionManager, seconds: int = 60) -> Session:
@@ -67,7 +67,9 @@ async def test_three_timeouts_in_a_row_hand_the_seat_over(tmp_path: Path) -> Non
             session = await manager.get(session.id)
             history.append([p.timeouts for p in session.seats])
         (gone,) = [i for i, p in enumerate(session.seats) if p.is_computer]
-        assert session.seats[gone] == Player(None, "Ann" if gone == 0 else "Bob", "normal")
+        assert session.seats[gone] == Player(
+            None, "Ann" if gone == 0 else "Bob", "normal", stands_in_for=gone + 1
+        )
         assert history[-2][gone] == 2, "handed over on the third timeout, not earlier"
         assert session.seat_of(1 if gone == 0 else 2) is None
         await manager.idle()

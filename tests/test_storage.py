@@ -1,4 +1,6 @@
-"""Storage: URL parsing, migrations, pragmas, transactions, stale writes, replay."""
+"""SQLite storage below the Store protocol: URL parsing, migrations, pragmas,
+transactions, group commit, replay. (What every store does is in
+test_store_contract.py, opening unusable files in test_store_open.py.)"""
 
 from __future__ import annotations
 
@@ -10,20 +12,24 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from helpers_sessions import db_url
 
 from games import REGISTRY, IllegalAction
 from storage import (
-    Database,
+    DatabaseUnusable,
     MoveRecord,
     SeatRecord,
     SessionRecord,
-    StaleVersion,
     parse_database_url,
     replay,
-    store,
 )
+from storage.database import Database
 from storage.migrations import MIGRATIONS
+from storage.sqlite import SqliteStore
+
+
+def db_url(path: Path) -> str:
+    """A sqlite URL for an absolute file path."""
+    return f"sqlite:///{path}"
 
 
 @pytest.mark.parametrize(
@@ -91,18 +97,17 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
 
 async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
     url = db_url(tmp_path / "k.sqlite3")
-    db = await Database.open(url)
-    async with db.transaction() as tx:
-        session_id = await store.insert_session(tx, _lobby())
-    await db.close()
-    db = await Database.open(url)
+    store = await SqliteStore.open(url)
+    session_id = await store.create_session(_lobby())
+    await store.close()
+    store = await SqliteStore.open(url)
     try:
-        assert await db.user_version() == len(MIGRATIONS)
-        record = await store.load_session(db, session_id)
+        assert await store.db.user_version() == len(MIGRATIONS)
+        record = await store.load_session(session_id)
         assert record is not None and record.seats == [SeatRecord(7, "Ann", None)]
         assert record.options == {"target": 5}
     finally:
-        await db.close()
+        await store.close()
 
 
 async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: Path) -> None:
@@ -117,19 +122,21 @@ async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: 
     old.execute("INSERT INTO moves VALUES (1, 1, 0, 'AS', 0, 2.0)")
     old.commit()
     old.close()
-    db = await Database.open(db_url(path))
+    store = await SqliteStore.open(db_url(path))
     try:
-        assert await db.user_version() == len(MIGRATIONS)
-        assert await store.moves_of(db, 1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
-        assert await store.move_at_version(db, 1, 2) is None  # old rows carry no version
+        assert await store.db.user_version() == len(MIGRATIONS)
+        assert await store.moves_of(1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
+        assert await store.move_at_version(1, 2) is None  # old rows carry no version
+        record = await store.load_session(1)  # migration 3's columns: nothing due yet
+        assert record is not None and record.due is None and record.updated == 1.0
     finally:
-        await db.close()
+        await store.close()
 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.sqlite3"
     sqlite3.connect(path).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}").connection.close()
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(DatabaseUnusable, match="newer"):
         await Database.open(db_url(path))
 
 
@@ -138,51 +145,28 @@ async def test_a_failing_transaction_changes_nothing() -> None:
     try:
         with pytest.raises(RuntimeError):
             async with db.transaction() as tx:
-                await store.insert_session(tx, _lobby())
+                await tx.execute("INSERT INTO users (id, name) VALUES (1, 'Ann')")
                 raise RuntimeError("boom")
-        assert await db.fetchall("SELECT id FROM sessions") == []
-    finally:
-        await db.close()
-
-
-async def test_stale_version_and_chat_busy_change_nothing(tmp_path: Path) -> None:
-    db = await Database.open(db_url(tmp_path / "s.sqlite3"))
-    try:
-        async with db.transaction() as tx:
-            session_id = await store.insert_session(tx, _lobby())
-        record = replace(_lobby(), id=session_id, version=2, status="cancelled")
-        move = MoveRecord(1, 0, "AS", False, 2.0)
-        with pytest.raises(StaleVersion):
-            async with db.transaction() as tx:
-                await store.save_session(tx, record, based_on=5, now=2.0, move=move)
-        stored = await store.load_session(db, session_id)
-        assert stored is not None and stored.version == 1 and stored.status == "lobby"
-        assert await store.moves_of(db, session_id) == []
-        with pytest.raises(store.ChatBusy):
-            async with db.transaction() as tx:
-                await store.insert_session(tx, _lobby())
+        assert await db.fetchall("SELECT id FROM users") == []
     finally:
         await db.close()
 
 
 async def test_move_log_rejects_a_duplicate_number(tmp_path: Path) -> None:
-    db = await Database.open(db_url(tmp_path / "d.sqlite3"))
+    store = await SqliteStore.open(db_url(tmp_path / "d.sqlite3"))
     try:
-        async with db.transaction() as tx:
-            session_id = await store.insert_session(tx, _lobby())
+        session_id = await store.create_session(_lobby())
         record = replace(_lobby(), id=session_id, version=2)
-        async with db.transaction() as tx:
-            await store.save_session(tx, record, 1, 2.0, move=MoveRecord(1, 0, "AS", False, 2.0))
+        await store.save_session(record, 1, move=MoveRecord(1, 0, "AS", False, 2.0))
         with pytest.raises(sqlite3.IntegrityError):
-            async with db.transaction() as tx:
-                await store.save_session(
-                    tx, replace(record, version=3), 2, 3.0, move=MoveRecord(1, 1, "KS", False, 3.0)
-                )
-        stored = await store.load_session(db, session_id)
+            await store.save_session(
+                replace(record, version=3), 2, move=MoveRecord(1, 1, "KS", False, 3.0)
+            )
+        stored = await store.load_session(session_id)
         assert stored is not None and stored.version == 2
-        assert [m.action for m in await store.moves_of(db, session_id)] == ["AS"]
+        assert [m.action for m in await store.moves_of(session_id)] == ["AS"]
     finally:
-        await db.close()
+        await store.close()
 
 
 def test_replay_rebuilds_the_played_game() -> None:
@@ -209,7 +193,7 @@ async def test_group_commit_isolates_a_failing_piece(tmp_path: Path) -> None:
     try:
 
         async def name(tx: aiosqlite.Connection, user: int) -> int:
-            await store.remember_user(tx, user, f"u{user}")
+            await tx.execute("INSERT INTO users (id, name) VALUES (?, ?)", (user, f"u{user}"))
             if user == 2:
                 raise LookupError("piece two fails")
             return user

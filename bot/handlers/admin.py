@@ -5,102 +5,111 @@ from __future__ import annotations
 import logging
 
 from telegram import ChatMember, ChatMemberUpdated, Update
-from telegram.error import TelegramError
-from telegram.ext import BaseHandler, ChatMemberHandler, CommandHandler, ContextTypes
+from telegram.error import NetworkError, TelegramError
+from telegram.ext import ChatMemberHandler, CommandHandler
 
-from bot.callback import Verb, pack_verb
-from bot.handlers.common import Koloda, is_private, lang_here, parts, popup, reply
+from bot.callback import Language
+from bot.context import Koloda, KolodaContext
+from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
 from bot.i18n import LANGUAGES, t
-from bot.present import TABLE
 from bot.render.common import Button, screen
 from bot.render.lobby import render_settings
 from games import REGISTRY
+from sessions import TABLE
 
 log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_help(update: Update, context: KolodaContext) -> None:
     """/help: the list of commands."""
-    await reply(update, t(await lang_here(parts(context), update), "help"))
+    kol = context.koloda
+    reply(kol, update, t(await chat_lang(kol, update), "help"))
 
 
-async def cmd_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_lang(update: Update, context: KolodaContext) -> None:
     """/lang: choose the language (yours in private, the chat's in a group)."""
-    kol = parts(context)
-    lang = await lang_here(kol, update)
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
     chat = update.effective_chat
     assert chat is not None
-    buttons = [Button(LANGUAGE_NAMES[code], pack_verb("lang", 0, code)) for code in LANGUAGES]
-    await kol.io.send(chat.id, screen(t(lang, "lang-menu"), [buttons]))
+    buttons = [Button(LANGUAGE_NAMES[code], Language(0, code).pack()) for code in LANGUAGES]
+    kol.delivery.send(chat.id, screen(t(lang, "lang-menu"), [buttons]))
 
 
-async def on_lang(kol: Koloda, update: Update, verb: Verb) -> str | None:
+async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
     """A language button: store it for this user (private) or chat (group)."""
-    chat, user = update.effective_chat, update.effective_user
-    assert chat is not None and user is not None
-    lang = verb.args[0]
+    chat, user = update.effective_chat, current_user(update)
+    assert chat is not None
+    lang = press.lang
     if is_private(update):
-        await kol.manager.set_language("user", user.id, lang)
+        await kol.prefs.set_language("user", user.id, lang)
     else:
-        await kol.manager.set_language("chat", chat.id, lang)
+        await kol.prefs.set_language("chat", chat.id, lang)
         session = await kol.manager.open_in_chat(chat.id)
         if session is not None:
             await kol.presenter.refresh(session)
-    await kol.io.send(chat.id, screen(t(lang, "lang-set")))
+    kol.delivery.send(chat.id, screen(t(lang, "lang-set")))
     return None
 
 
-async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_settings(update: Update, context: KolodaContext) -> None:
     """/settings: the language, and the open lobby's table settings."""
-    kol = parts(context)
-    lang = await lang_here(kol, update)
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
     chat = update.effective_chat
     assert chat is not None
-    await reply(update, t(lang, "settings-lang", language=LANGUAGE_NAMES[lang]))
+    reply(kol, update, t(lang, "settings-lang", language=LANGUAGE_NAMES[lang]))
     session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
     if session is not None and session.status == "lobby":
         game = REGISTRY[session.game_id]
         menu = render_settings(
             session.id, session.game_id, game.options_schema, session.options, session.timer, lang
         )
-        kol.io.show(session.id, TABLE, chat.id, menu, session.version)
+        kol.delivery.show(session.id, TABLE, chat.id, menu, session.version)
 
 
 async def end_chat(kol: Koloda, chat_id: int) -> None:
     """The bot is out of a group: end its games and tell the players privately."""
     for session in await kol.manager.end_chat(chat_id):
-        kol.io.forget(session.id, TABLE)
-        await kol.presenter.refresh_players(session)
+        kol.delivery.forget(session.id, TABLE)
+        await kol.presenter.refresh(session, with_table=False)
 
 
-async def on_my_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_my_member(update: Update, context: KolodaContext) -> None:
     """The bot's own membership changed: removed from a group ends its games."""
     change: ChatMemberUpdated | None = update.my_chat_member
     if change is None or change.chat.type == "private":
         return
     if change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
-        await end_chat(parts(context), change.chat.id)
+        await end_chat(context.koloda, change.chat.id)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log the error; tell the user politely — never a traceback."""
-    log.error("error handling an update", exc_info=context.error)
+async def on_error(update: object, context: KolodaContext) -> None:
+    """Log the error — a Telegram outage as one WARNING line, a bug with its traceback —
+    and tell the user politely, never with a traceback."""
+    error = context.error
+    if isinstance(error, NetworkError) and type(error).__name__ in ("NetworkError", "TimedOut"):
+        log.warning("the Bot API could not be reached while handling an update: %s", error)
+    else:
+        log.error("error handling an update", exc_info=error)
     if not isinstance(update, Update):
         return
     try:
-        lang = await lang_here(parts(context), update)
+        kol = context.koloda
+        lang = await chat_lang(kol, update)
         if update.callback_query is not None:
             await popup(update.callback_query, t(lang, "error-generic"))
         elif update.effective_message is not None:
-            await reply(update, t(lang, "error-generic"))
-    except TelegramError:
+            reply(kol, update, t(lang, "error-generic"))
+    except (TelegramError, RuntimeError):
         log.warning("could not tell the user about the error")
 
 
-HANDLERS: list[BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]] = [
+HANDLERS: list[Handler] = [
     CommandHandler("help", cmd_help),
     CommandHandler("lang", cmd_lang),
     CommandHandler("settings", cmd_settings),
     ChatMemberHandler(on_my_member, ChatMemberHandler.MY_CHAT_MEMBER),
+    button(Language, on_lang),
 ]

@@ -1,37 +1,34 @@
-"""What every handler needs: the bot's parts, languages, pop-ups for refusals."""
+"""What every handler needs: languages, replies, pop-ups, and the button router.
+
+:func:`button` turns a handler for one kind of button (a class of
+:mod:`bot.callback`) into PTB's ``CallbackQueryHandler`` for exactly that kind:
+the codec is the router, there is no second table. Every press gets an answer:
+Telegram shows a spinner until the bot answers the callback query.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from telegram import Bot, CallbackQuery, Chat, Update, User
-from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import BaseHandler, CallbackQueryHandler
 
-from bot.http import call_raw
-from bot.i18n import t
-from bot.present import Languages, Presenter
-from bot.sessions import Refusal, SessionManager
-from bot.telegram_io import TelegramIO
+from bot.callback import BadCallback, Move, Press, Verb, unpack
+from bot.context import Koloda, KolodaContext
+from bot.i18n import language_from_code, t
+from bot.render.common import screen
+from sessions import Refusal
 
-KEY = "koloda"
+log = logging.getLogger(__name__)
 
-
-@dataclass
-class Koloda:
-    """The parts of the running bot, shared by every handler (``bot_data["koloda"]``)."""
-
-    manager: SessionManager
-    io: TelegramIO
-    presenter: Presenter
-    langs: Languages
-
-
-def parts(context: ContextTypes.DEFAULT_TYPE) -> Koloda:
-    """The bot's parts from the handler context."""
-    found = context.bot_data[KEY]
-    assert isinstance(found, Koloda)
-    return found
+P = TypeVar("P", bound=Move | Verb)
+#: A button handler: returns the pop-up text, None for a plain answer, or "" when it
+#: answered the query itself.
+ButtonHandler = Callable[[Koloda, Update, P], Awaitable[str | None]]
+Handler = BaseHandler[Update, KolodaContext, None]
 
 
 def refusal_text(lang: str, refusal: Refusal) -> str:
@@ -43,43 +40,36 @@ def refusal_text(lang: str, refusal: Refusal) -> str:
     return t(lang, f"refusal-{refusal.code}")
 
 
-async def lang_here(kol: Koloda, update: Update) -> str:
-    """The language for a reply in this update's chat."""
-    user = update.effective_user
-    chat = update.effective_chat
-    code = user.language_code if user else None
+async def user_lang(kol: Koloda, user: User) -> str:
+    """A user's own language (pop-ups, private chats): stored, else their Telegram one,
+    which is then stored."""
+    stored = await kol.prefs.language("user", user.id)
+    if stored is None:
+        stored = language_from_code(user.language_code)
+        await kol.prefs.set_language("user", user.id, stored)
+    return stored
+
+
+async def chat_lang(kol: Koloda, update: Update) -> str:
+    """The language of this update's chat: the group's (set once from whoever spoke
+    first), or in a private chat the user's."""
+    user, chat = update.effective_user, update.effective_chat
     if chat is not None and chat.type != Chat.PRIVATE:
-        return await kol.langs.of_chat(chat.id, code)
+        stored = await kol.prefs.language("chat", chat.id)
+        if stored is None:
+            stored = language_from_code(user.language_code if user else None)
+            await kol.prefs.set_language("chat", chat.id, stored)
+        return stored
     if user is not None:
-        return await kol.langs.of_user(user.id, code)
+        return await user_lang(kol, user)
     return "en"
 
 
-async def lang_of(kol: Koloda, user: User) -> str:
-    """A user's own language (for pop-ups, which only they see)."""
-    return await kol.langs.of_user(user.id, user.language_code)
-
-
-async def popup(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
-    """Answer a button press (Telegram shows a spinner until the bot does).
-
-    Sent as plain JSON (:func:`bot.http.call_raw`): every press is answered, and
-    PTB's typed call costs more CPU than the request. An answer is not a
-    message, so no flood pacing applies to it.
-    """
-    params: dict[str, str] = {"callback_query_id": query.id}
-    if text:
-        params["text"] = text
-    if url:
-        params["url"] = url
-    await call_raw(query.get_bot(), "answerCallbackQuery", params)
-
-
-async def reply(update: Update, text: str) -> None:
-    """Reply in the update's chat with HTML text."""
+def reply(kol: Koloda, update: Update, text: str) -> None:
+    """Reply in the update's chat with HTML text (sent in the background)."""
     chat = update.effective_chat
     if chat is not None:
-        await chat.send_message(text, parse_mode=ParseMode.HTML, disable_web_page_preview=True)
+        kol.delivery.send(chat.id, screen(text))
 
 
 def display_name(user: User) -> str:
@@ -100,3 +90,84 @@ async def is_admin(update: Update, bot: Bot) -> bool:
         return False
     member = await bot.get_chat_member(chat.id, user.id)
     return member.status in ("administrator", "creator")
+
+
+def current_user(update: Update) -> User:
+    """The user behind the update (every update a handler gets has one)."""
+    user = update.effective_user
+    if user is None:
+        raise Refusal("not_a_player")
+    return user
+
+
+async def popup(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
+    """Answer a button press; a lost or refused answer is logged, not raised.
+
+    Telegram takes one answer per press, and only for a while: a press
+    delivered again after a restart cannot be answered twice.
+    """
+    try:
+        await query.answer(text=text, url=url)
+    except BadRequest as error:
+        log.info("could not answer a callback query: %s", error.message)
+    except NetworkError as error:
+        log.warning("could not answer a callback query: %s", error)
+
+
+def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
+    """PTB's handler for presses on buttons of ``kind``, answered whatever happens."""
+
+    def matches(data: object) -> bool:
+        if not isinstance(data, str):
+            return False
+        if kind is Move:
+            return data[:1].isdigit()
+        return data.partition(":")[0] == getattr(kind, "prefix", None)
+
+    async def on_press(update: Update, context: KolodaContext) -> None:
+        query = update.callback_query
+        if query is None or update.effective_user is None:
+            return
+        kol = context.koloda
+        lang = await user_lang(kol, update.effective_user)
+        note: str | None
+        try:
+            press: Press = unpack(query.data)
+            if not isinstance(press, kind):
+                raise BadCallback(f"not a {kind.__name__}")
+            note = await handle(kol, update, press)
+        except BadCallback as error:
+            log.info("bad callback data from %s: %s", update.effective_user.id, error)
+            note = t(lang, "bad-button")
+        except Refusal as refusal:
+            # "applied": the same press again (after a crash); it worked, so no pop-up
+            note = None if refusal.code == "applied" else refusal_text(lang, refusal)
+        if note == "":  # the handler answered already
+            return
+        # Answered in the background: the press counts as handled (bot/updates.py) once
+        # its change is committed, without waiting for Telegram's answer to the answer.
+        context.application.create_task(popup(query, note), update=update)
+
+    return CallbackQueryHandler(on_press, pattern=matches)
+
+
+async def on_unknown_button(update: Update, context: KolodaContext) -> None:
+    """A press whose data no handler knows (forged or from an older bot): a pop-up."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    log.info("bad callback data from %s: %r", user.id, query.data)
+    note = t(await user_lang(context.koloda, user), "bad-button")
+    context.application.create_task(popup(query, note), update=update)
+
+
+def unknown_buttons() -> Handler:
+    """The last button handler: answers whatever the others did not take."""
+    return CallbackQueryHandler(on_unknown_button)
+
+
+def args_of(context: KolodaContext) -> list[str]:
+    """The command's arguments (none for a plain command)."""
+    return list(context.args or [])
+
+

@@ -3,34 +3,36 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
-from telegram.ext import BaseHandler, CommandHandler, ContextTypes
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import CommandHandler
 
-from bot.callback import Move, Verb
+from bot.callback import Move, ShowHand
+from bot.context import Koloda, KolodaContext
 from bot.handlers.common import (
-    Koloda,
+    Handler,
+    button,
+    chat_lang,
+    current_user,
     is_private,
-    lang_here,
-    lang_of,
-    parts,
     popup,
     reply,
+    user_lang,
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
 from bot.render.common import Button, screen
-from bot.sessions import Refusal, Session
+from sessions import Refusal, Session, ephemeral_purpose
 
 log = logging.getLogger(__name__)
 
 
 async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
-    """A move button: act, then re-render every message of the table."""
-    user = update.effective_user
-    assert user is not None
+    """A move button: act, then draw every message of the table."""
+    user = current_user(update)
     try:
         outcome = await kol.manager.act(move.session, user.id, move.version, move.action)
     except Refusal as refusal:
@@ -52,79 +54,108 @@ def _seat(session: Session, user_id: int) -> int:
     return seat
 
 
-async def on_hand(kol: Koloda, update: Update, verb: Verb) -> str | None:
+async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
     """ "My hand" on the table: an ephemeral message only the presser sees.
 
-    Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22.8
-    does not know the parameter, so it travels in ``api_kwargs`` (PTB refuses
-    ``do_api_request`` for a method it wraps). If Telegram refuses it, the hand
-    goes to the private chat and the pop-up opens that chat.
+    Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
+    does not know the parameter, so it travels in ``api_kwargs``; the message
+    comes back with ``message_id`` 0 and its own ``ephemeral_message_id``
+    (read from ``api_kwargs`` too), which later edits name. If Telegram refuses
+    or cannot be reached, the hand goes to the private chat and the pop-up opens
+    that chat.
     """
-    query, user, chat = update.callback_query, update.effective_user, update.effective_chat
-    assert query is not None and user is not None
-    session = await kol.manager.get(verb.session)
+    query, user = update.callback_query, current_user(update)
+    assert query is not None
+    session = await kol.manager.get(press.session)
     seat = _seat(session, user.id)
-    if chat is None or session.chat_id is None or session.kind != "group":
-        await show_hand(kol, update, session.id)
+    if session.chat_id is None or session.kind != "group":
+        await show_hand(kol, user, session.id)
         return None
-    lang = await lang_of(kol, user)  # only this player sees it: their own language
+    lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
     ephemeral = {"receiver_user_id": user.id, "callback_query_id": query.id}
     try:
-        sent = await kol.io.bot.send_message(
+        sent = await kol.delivery.bot.send_message(
             session.chat_id,
             hand.text,
             parse_mode=ParseMode.HTML,
             reply_markup=hand.markup(),
             api_kwargs={"ephemeral_message_parameters": ephemeral},
         )
-    except BadRequest as error:
-        log.info("ephemeral hand refused (%s); using the private chat", error.message)
+    except (BadRequest, NetworkError) as error:
+        log.warning("ephemeral hand not sent (%s); using the private chat", error)
+        await show_hand(kol, user, session.id)
         await popup(query, url=kol.presenter.link(f"h{session.id}"))
         return ""
-    kol.io.track_ephemeral(session.id, seat, session.chat_id, user.id, sent.message_id, hand)
+    ephemeral_id = _ephemeral_id(sent.api_kwargs, sent.message_id)
+    kol.delivery.track_ephemeral(
+        session.id, ephemeral_purpose(seat), session.chat_id, user.id, ephemeral_id, hand,
+        session.version,
+    )
     return None
 
 
-async def _group_session(kol: Koloda, update: Update) -> Session | None:
+def _ephemeral_id(extra: Any, message_id: int) -> int:
+    """The ephemeral message's own id (Bot API 10.2: the message_id is 0)."""
+    found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
+    return int(found) if found is not None else message_id
+
+
+async def cmd_hand(update: Update, context: KolodaContext) -> None:
+    """/hand: in a private chat, post your hands again; in a group, a link to that chat."""
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
+    user, chat = current_user(update), update.effective_chat
+    assert chat is not None
+    if not is_private(update):
+        session = await kol.manager.open_in_chat(chat.id)
+        if session is None or session.seat_of(user.id) is None:
+            reply(kol, update, t(lang, "no-game-of-yours"))
+            return
+        if session.status == "lobby":
+            reply(kol, update, t(lang, "hand-not-dealt"))
+            return
+        link = kol.presenter.link(f"h{session.id}")
+        button_ = Button(t(lang, "button-private-hand"), url=link)
+        kol.delivery.send(chat.id, screen(t(lang, "hand-in-private"), [[button_]]))
+        return
+    if not await show_hands(kol, update):
+        reply(kol, update, t(lang, "no-game-of-yours"))
+
+
+async def show_hands(kol: Koloda, update: Update) -> bool:
+    """Post every running hand of the user here; False if they sit at no table."""
+    user = current_user(update)
+    sessions = await kol.manager.sessions_of_user(user.id)
+    for session in sessions:
+        await show_hand(kol, user, session.id)
+    return bool(sessions)
+
+
+async def cmd_table(update: Update, context: KolodaContext) -> None:
+    """/table: post the table message again (the new one is then kept current)."""
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
     chat = update.effective_chat
     assert chat is not None
-    return await kol.manager.open_in_chat(chat.id)
-
-
-async def cmd_hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/hand: in a private chat, post your hands again; in a group, a link to that chat."""
-    kol = parts(context)
-    lang = await lang_here(kol, update)
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None and chat is not None
-    if not is_private(update):
-        session = await _group_session(kol, update)
-        if session is None or session.seat_of(user.id) is None:
-            await reply(update, t(lang, "no-game-of-yours"))
+    if is_private(update):
+        mine = [s for s in await kol.manager.sessions_of_user(current_user(update).id)
+                if s.kind == "private"]
+        if mine:
+            await show_hand(kol, current_user(update), mine[-1].id)
             return
-        button = Button(t(lang, "button-private-hand"), url=kol.presenter.link(f"h{session.id}"))
-        await kol.io.send(chat.id, screen(t(lang, "hand-in-private"), [[button]]))
+        reply(kol, update, t(lang, "no-open-game"))
         return
-    sessions = [s for s in await kol.manager.sessions_of_user(user.id) if s.status == "running"]
-    if not sessions:
-        await reply(update, t(lang, "no-game-of-yours"))
-    for session in sessions:
-        await show_hand(kol, update, session.id)
-
-
-async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/table: post the table message again (the new one is then kept current)."""
-    kol = parts(context)
-    lang = await lang_here(kol, update)
-    session = None if is_private(update) else await _group_session(kol, update)
+    session = await kol.manager.open_in_chat(chat.id)
     if session is None:
-        await reply(update, t(lang, "no-open-game"))
+        reply(kol, update, t(lang, "no-open-game"))
         return
     await kol.presenter.refresh(session, repost_table=True)
 
 
-HANDLERS: list[BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]] = [
+HANDLERS: list[Handler] = [
     CommandHandler("hand", cmd_hand),
     CommandHandler("table", cmd_table),
+    button(Move, on_move),
+    button(ShowHand, on_hand),
 ]

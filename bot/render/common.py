@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callback import MAX_BYTES, pack_move
+from bot.callback import MAX_BYTES, Move
 from bot.i18n import t, t_or
 from games.cards import SUIT_SYMBOLS, display, is_card
 
@@ -23,7 +23,7 @@ MAX_BUTTONS = 100  # Telegram's limit on buttons in one inline keyboard
 
 
 class SeatLike(Protocol):
-    """Who sits in a seat (``bot.sessions.Player`` satisfies it)."""
+    """Who sits in a seat (``sessions.Player`` satisfies it)."""
 
     @property
     def user_id(self) -> int | None: ...
@@ -61,22 +61,6 @@ class Screen:
                 for row in self.rows
             ]
         )
-
-    def markup_json(self) -> dict[str, Any] | None:
-        """The rows as the Bot API's ``InlineKeyboardMarkup`` JSON (None when there are none)."""
-        if not self.rows:
-            return None
-        return {
-            "inline_keyboard": [
-                [
-                    {"text": b.label, "url": b.url}
-                    if b.url is not None
-                    else {"text": b.label, "callback_data": b.data}
-                    for b in row
-                ]
-                for row in self.rows
-            ]
-        }
 
     def key(self) -> tuple[str, tuple[tuple[Button, ...], ...]]:
         """What decides whether an edit would change anything."""
@@ -187,10 +171,10 @@ def action_label(action: str, lang: str) -> str:
 def move_buttons(session: int, version: int, legal: Sequence[str], lang: str) -> list[list[Button]]:
     """A button per legal action: cards in rows of six, other actions in rows of three."""
     card_buttons = [
-        Button(action_label(a, lang), pack_move(session, version, a)) for a in legal if is_card(a)
+        Button(action_label(a, lang), Move(session, version, a).pack()) for a in legal if is_card(a)
     ]
     other = [
-        Button(action_label(a, lang), pack_move(session, version, a))
+        Button(action_label(a, lang), Move(session, version, a).pack())
         for a in legal
         if not is_card(a)
     ]

@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callback import pack_verb
+from bot.callback import (
+    AddComputer,
+    Back,
+    Cancel,
+    Computers,
+    Invite,
+    Join,
+    Leave,
+    SetOption,
+    SetTimer,
+    Settings,
+    Start,
+    VersusComputer,
+)
 from bot.i18n import t, t_or
 from bot.render.common import Button, Screen, SeatLike, esc, game_name, screen, seat_name
 from games.base import Option
@@ -67,22 +80,22 @@ def render_lobby(
     if kind == "private":
         rows.append(
             [
-                Button(t(lang, "button-invite"), pack_verb("invite", session)),
-                Button(t(lang, "button-vs-computer"), pack_verb("vs", session)),
+                Button(t(lang, "button-invite"), Invite(session).pack()),
+                Button(t(lang, "button-vs-computer"), VersusComputer(session).pack()),
             ]
         )
     else:
         rows.append(
             [
-                Button(t(lang, "button-join"), pack_verb("join", session)),
-                Button(t(lang, "button-leave"), pack_verb("leave", session)),
+                Button(t(lang, "button-join"), Join(session).pack()),
+                Button(t(lang, "button-leave"), Leave(session).pack()),
             ]
         )
-        rows.append([Button(t(lang, "button-add-computer"), pack_verb("comps", session))])
-    rows.append([Button(t(lang, "button-settings"), pack_verb("sets", session))])
-    last = [Button(t(lang, "button-cancel"), pack_verb("cancel", session))]
+        rows.append([Button(t(lang, "button-add-computer"), Computers(session).pack())])
+    rows.append([Button(t(lang, "button-settings"), Settings(session).pack())])
+    last = [Button(t(lang, "button-cancel"), Cancel(session).pack())]
     if kind != "private":
-        last.insert(0, Button(t(lang, "button-start"), pack_verb("start", session)))
+        last.insert(0, Button(t(lang, "button-start"), Start(session).pack()))
     rows.append(last)
     return screen("\n".join(lines), rows)
 
@@ -90,8 +103,8 @@ def render_lobby(
 def render_levels(session: int, game_id: str, lang: str) -> Screen:
     """The "add a computer" menu: one button per level."""
     rows = [
-        [Button(t(lang, f"level-{lv}"), pack_verb("comp", session, lv)) for lv in LEVELS],
-        [Button(t(lang, "button-back"), pack_verb("back", session))],
+        [Button(t(lang, f"level-{lv}"), AddComputer(session, lv).pack()) for lv in LEVELS],
+        [Button(t(lang, "button-back"), Back(session).pack())],
     ]
     return screen(t(lang, "levels-title", game=esc(game_name(game_id, lang))), rows)
 
@@ -139,18 +152,18 @@ def render_settings(
     for option in schema:
         current = options.get(option.name, option.default)
         label = f"{option_name(game_id, option.name, lang)}: {option_value(option, current, lang)}"
-        data = pack_verb("opt", session, option.name, encode_value(next_value(option, current)))
+        data = SetOption(session, option.name, encode_value(next_value(option, current))).pack()
         rows.append([Button(label, data)])
     following = TIMERS[(TIMERS.index(timer) + 1) % len(TIMERS)] if timer in TIMERS else None
     rows.append(
         [
             Button(
                 f"{t(lang, 'option-timer')}: {timer_name(timer, lang)}",
-                pack_verb("timer", session, following or "off"),
+                SetTimer(session, str(following) if following else "off").pack(),
             )
         ]
     )
-    rows.append([Button(t(lang, "button-back"), pack_verb("back", session))])
+    rows.append([Button(t(lang, "button-back"), Back(session).pack())])
     lines = [
         t(lang, "settings-title", game=esc(game_name(game_id, lang))),
         "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.callback import pack_verb
+from bot.callback import Again, NewGame, Rules, Score
 from bot.i18n import t
 from bot.render.common import (
     Button,
@@ -23,7 +23,7 @@ from games.base import Option
 
 
 class TallyLike(Protocol):
-    """A row of the score tally (``bot.sessions.TallyRow`` satisfies it)."""
+    """A row of the score tally (``sessions.TallyRow`` satisfies it)."""
 
     @property
     def name(self) -> str: ...
@@ -66,15 +66,23 @@ def render_result(
         lines.append(t(lang, "result-tally"))
     if cancelled:
         return screen("\n".join(lines))
-    again = Button(t(lang, "button-again"), pack_verb("again", session))
-    score = Button(t(lang, "button-score"), pack_verb("score", session))
+    again = Button(t(lang, "button-again"), Again(session).pack())
+    score = Button(t(lang, "button-score"), Score(session).pack())
     return screen("\n".join(lines), [[again, score]])
 
 
-def render_game_menu(game_ids: Sequence[str], lang: str) -> Screen:
-    """/new without a game: one button per game."""
-    buttons = [Button(game_name(g, lang), pack_verb("new", 0, g)) for g in game_ids]
-    return screen(t(lang, "menu-title"), grid(buttons, 2))
+def render_game_menu(game_ids: Sequence[str], lang: str, *, unknown: bool = False) -> Screen:
+    """/new without a game (or with one we do not know): one button per game."""
+    buttons = [Button(game_name(g, lang), NewGame(0, g).pack()) for g in game_ids]
+    title = t(lang, "menu-unknown") if unknown else t(lang, "menu-title")
+    return screen(title, grid(buttons, 2))
+
+
+def render_rules_menu(game_ids: Sequence[str], lang: str, *, unknown: bool = False) -> Screen:
+    """/rules without a game (or with one we do not know): one button per game."""
+    buttons = [Button(game_name(g, lang), Rules(0, g).pack()) for g in game_ids]
+    title = t(lang, "rules-unknown") if unknown else t(lang, "rules-menu")
+    return screen(title, grid(buttons, 2))
 
 
 def render_rules(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.callback import pack_verb
+from bot.callback import ShowHand
 from bot.i18n import t, t_or
 from bot.render.common import (
     Button,
@@ -236,7 +236,7 @@ def render_table(
 
     ``table`` is :func:`table_text` of ``view`` when the caller has it already.
     """
-    rows: list[list[Button]] = [[Button(t(lang, "button-my-hand"), pack_verb("hand", session))]]
+    rows: list[list[Button]] = [[Button(t(lang, "button-my-hand"), ShowHand(session).pack())]]
     if hand_link:
         rows[0].append(Button(t(lang, "button-private-hand"), url=hand_link))
     text = table if table is not None else table_text(view, seats, lang)

@@ -8,13 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import AIORateLimiter
-
-from bot.app import KolodaApp, build_application, deliver_pending, shutdown, startup
+from bot.app import build_application, deliver_pending, shutdown, startup
 from bot.config import Settings
-from bot.handlers.common import KEY, Koloda
-from bot.sessions import Computer
-from bot.telegram_io import Pacing
+from bot.context import Koloda, KolodaApp
+from bot.limiter import Limits
+from sessions import Computer
 from tests.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 
 
@@ -28,8 +26,8 @@ class Harness:
     @property
     def kol(self) -> Koloda:
         """The bot's parts (manager, presenter, …)."""
-        found = self.app.bot_data[KEY]
-        assert isinstance(found, Koloda)
+        found = self.app.bot_data.koloda
+        assert found is not None
         return found
 
     def _busy(self) -> bool:
@@ -47,7 +45,7 @@ class Harness:
         quiet = 0
         while quiet < 2:
             await self.kol.manager.idle()
-            await self.kol.io.flush()
+            await self.kol.delivery.flush()
             quiet = 0 if self._busy() else quiet + 1
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError("the bot did not settle")
@@ -89,16 +87,16 @@ class Harness:
 
 
 async def start_harness(
-    fake: FakeTelegram, database: Path, computer: Computer, pacing: Pacing | None = None
+    fake: FakeTelegram,
+    database: Path,
+    computer: Computer,
+    limits: Limits | None = None,
+    coalesce: float = 0.0,
 ) -> Harness:
-    """Build the bot against ``fake`` and start polling."""
+    """Build the bot against ``fake`` and start polling (no flood limits unless given)."""
     settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
-    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     app = build_application(
-        settings,
-        computer,
-        pacing=pacing or Pacing(None, None, None, coalesce=0),
-        rate_limiter=limiter,
+        settings, computer, limits=limits or Limits.off(), coalesce=coalesce
     )
     await app.initialize()
     await startup(app)

@@ -197,7 +197,10 @@ invite-text = Forward this link to a friend — it works once, for one day:
     { $link }
 no-open-game = There is no table in this chat. Start one with /new.
 no-game-of-yours = You do not sit at any table right now.
-unknown-game = I don't know that game. Games: { $games }
+menu-unknown = I don't know that game. Which one shall we play?
+rules-menu = The rules of which game?
+rules-unknown = I don't know that game. The rules of which one?
+hand-not-dealt = The cards are not dealt yet: they will come in our private chat once the game starts.
 hand-in-private = Your hand is in our private chat.
 table-reposted = The table message was posted again.
 settings-lang = Language: { $language }. Change it with /lang.

@@ -1,10 +1,10 @@
-"""The session layer: lobbies, seats, turns, timers, computer players, tally.
+"""The session state machine: lobbies, seats, turns, invites, rematches, timeouts.
 
 No Telegram here: the front end turns updates into calls on
-:class:`SessionManager` and renders the :class:`Session` / :class:`Outcome`
-it gets back. Every change is committed to SQLite (``storage``) before it is
-returned; the in-memory cache is only a cache. The contract is
-``docs/sessions-api.md``.
+:class:`SessionManager` and draws the :class:`Session` / :class:`Outcome` it
+gets back. Every change is committed through the :class:`~storage.Store`
+protocol before it is returned, in one transaction; the in-memory cache is only
+a cache. The contract is ``docs/sessions-api.md``.
 """
 
 from __future__ import annotations
@@ -13,28 +13,31 @@ import asyncio
 import logging
 import secrets
 import time
+import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from typing import Any
 
-from aiosqlite import Connection
-
-from bot.timers import Clock, TurnTimers
 from games import REGISTRY, BadOptions, Game, IllegalAction
+from sessions.background import Background
+from sessions.messages import TABLE, hand_purpose
+from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
+from sessions.timers import Clock
 from storage import (
     ChatBusy,
-    Database,
     InviteRecord,
-    MessageRef,
+    InviteUse,
+    InviteUsed,
     MoveRecord,
     ResultRecord,
     SeatRecord,
     SessionRecord,
     StaleVersion,
+    Store,
     TallyRow,
-    store,
+    open_store,
 )
 
 log = logging.getLogger(__name__)
@@ -42,136 +45,46 @@ log = logging.getLogger(__name__)
 LEVELS = ("easy", "normal", "strong")
 TIMERS = (None, 60, 300, 86400)
 KINDS = ("group", "private")
-LANGUAGES = ("ru", "en")
 INVITE_TTL = 86400.0
 #: Consecutive timeouts after which the computer keeps the seat.
 TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
-#: Languages and reachability remembered in memory (least recently used go first).
-PREFERENCES_CACHED = 50_000
-
-__all__ = [
-    "INVITE_TTL",
-    "LEVELS",
-    "TIMERS",
-    "Computer",
-    "MessageRef",
-    "Outcome",
-    "Player",
-    "Refusal",
-    "Session",
-    "SessionManager",
-    "TallyRow",
-]
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who sits in a seat: a human (``user_id``) or a computer (``level``)."""
-
-    user_id: int | None
-    name: str
-    level: str | None
-    timeouts: int = 0
-
-    @property
-    def is_computer(self) -> bool:
-        """True for a computer seat."""
-        return self.level is not None
-
-
-@dataclass(frozen=True)
-class Session:
-    """A snapshot of one table; ``game`` is a private copy, safe to keep."""
-
-    id: int
-    chat_id: int | None
-    kind: str
-    game_id: str
-    status: str
-    creator_id: int
-    seats: list[Player]
-    options: dict[str, Any]
-    timer: int | None
-    version: int
-    deadline: float | None
-    game: Game | None
-    result: dict[str, Any] | None
-    created_at: float
-    seed: int | None = None
-    moves: int = 0
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` sits in, or None."""
-        for index, player in enumerate(self.seats):
-            if player.user_id == user_id:
-                return index
-        return None
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """``game.view(seat)`` (None: the public view); Refusal ``not_running`` in a lobby."""
-        if self.game is None:
-            raise Refusal("not_running", "the game has not started")
-        return self.game.view(seat)
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat whose move is awaited, or None."""
-        return None if self.game is None or self.status != "running" else self.game.to_move
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a committed change produced, for rendering."""
-
-    session: Session
-    events: list[dict[str, Any]]
-    actor: int | None
-    by_computer: bool
-
-
-class Refusal(Exception):
-    """A typed "no": nothing changed. ``code`` is from docs/sessions-api.md."""
-
-    def __init__(self, code: str, detail: str = "") -> None:
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
-
-
-class Computer(Protocol):
-    """A computer player: picks an action from what its seat may see."""
-
-    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
-        """One of ``view["legal"]``."""
-        ...
-
-
-Subscriber = Callable[[Outcome], Awaitable[None]]
+#: How long a worker holds the lease on a computer's turn or a timer's expiry
+#: before another worker may take it over (it died): longer than any search.
+LEASE_SECONDS = 30.0
 
 
 class SessionManager:
-    """Every table of the bot, durable in SQLite."""
+    """Every table of the bot, durable in a :class:`~storage.Store`.
+
+    ``shared``: other processes write the same store (several workers), so a
+    cached session is checked against the stored version before it is used,
+    and due background work left by a dead worker is picked up by
+    :meth:`run_due_work`.
+    """
 
     def __init__(
-        self, db: Database, computer: Computer, clock: Clock = time.time, cache_size: int = 1024
+        self,
+        store: Store,
+        computer: Computer,
+        clock: Clock = time.time,
+        cache_size: int = 1024,
+        *,
+        shared: bool = False,
     ) -> None:
-        self._db = db
+        self.store = store
         self._computer = computer
         self._clock = clock
         self._cache: OrderedDict[int, Session] = OrderedDict()
         self._cache_size = cache_size
+        self._shared = shared
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._subscribers: list[Subscriber] = []
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
-        self._timers = TurnTimers(clock, self._on_expiry)
-        # (scope, id) → language or reachability: read on every render, written rarely
-        # and only through this manager, so the cache is kept exact by the writers.
-        self._preferences: OrderedDict[tuple[str, int], Any] = OrderedDict()
-        self._preference_writes = 0
+        #: who holds this worker's leases on background work
+        self.worker_id = uuid.uuid4().hex[:12]
 
     # ------------------------------------------------------------ lifecycle
 
@@ -182,11 +95,18 @@ class SessionManager:
         computer: Computer,
         clock: Clock = time.time,
         cache_size: int = 1024,
+        *,
+        shared: bool = False,
     ) -> SessionManager:
-        """Open the database at ``url`` (ValueError if malformed) and restore timers."""
-        db = await Database.open(url)
-        manager = cls(db, computer, clock, cache_size)
-        await manager.restore()
+        """Open the store at ``url`` (ValueError if malformed, DatabaseUnusable if it
+        cannot be used) and restore timers and computer turns."""
+        store = await open_store(url)
+        manager = cls(store, computer, clock, cache_size, shared=shared)
+        try:
+            await manager.restore()
+        except BaseException:
+            await store.close()
+            raise
         return manager
 
     async def restore(self) -> None:
@@ -194,30 +114,41 @@ class SessionManager:
 
         ``open`` calls it; calling it again is harmless.
         """
-        for session_id in await store.open_session_ids(self._db):
+        for session_id in await self.store.open_session_ids():
             async with self._lock(session_id):
                 self._after_change(await self._load(session_id))
 
     async def close(self) -> None:
-        """Stop timers and background work, then close the database."""
-        self._timers.close()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self._db.close()
+        """Stop timers and background work, then close the store."""
+        await self._background.close()
+        await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> None:
         """Call ``callback(outcome)`` after every change nobody asked for directly."""
-        self._subscribers.append(callback)
+        self._background.subscribe(callback)
 
     async def idle(self) -> None:
         """Wait until no background work (computer moves, expired timers) is pending."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._background.idle()
 
     def fire_due_timers(self) -> int:
         """Expire every turn whose deadline the clock has passed (for an injected clock)."""
-        return self._timers.fire_due()
+        return self._background.timers.fire_due()
+
+    async def run_due_work(self) -> int:
+        """Take up background work that is due in the store but not in hand here (a
+        worker that scheduled it died, or another worker committed the change);
+        returns how many sessions were looked at."""
+        due = await self.store.due_session_ids(self._clock())
+        for session_id in due:
+            if session_id in self._computer_turns:
+                continue
+            async with self._lock(session_id):
+                self._cache.pop(session_id, None)
+                session = await self._load_or_none(session_id)
+                if session is not None:
+                    self._after_change(session)
+        return len(due)
 
     # ------------------------------------------------------------ lobby
 
@@ -230,39 +161,25 @@ class SessionManager:
             raise Refusal("bad_option", "kind")
         if kind == "group" and chat_id is None:
             raise Refusal("bad_option", "chat_id")
-        if kind == "group" and await store.open_session_ids(self._db, chat_id=chat_id):
+        if kind == "group" and await self.store.open_session_ids(chat_id=chat_id):
             raise Refusal("chat_busy")
-        now = self._clock()
-        record = SessionRecord(
+        lobby = Session(
             id=0,
             chat_id=chat_id,
             kind=kind,
-            game=game_id,
+            game_id=game_id,
             status="lobby",
-            creator=user_id,
+            creator_id=user_id,
+            seats=[Player(user_id, name, None)],
             options=game_class.validate_options(game_class.min_players, {}),
             timer=None,
-            seed=None,
             version=1,
-            moves=0,
-            state=None,
             deadline=None,
+            game=None,
             result=None,
-            created=now,
-            seats=[SeatRecord(user_id, name, None)],
+            created_at=self._clock(),
         )
-
-        async def insert(tx: Connection) -> int:
-            await store.remember_user(tx, user_id, name)
-            return await store.insert_session(tx, record)
-
-        try:
-            session_id = await self._db.write(insert)
-        except ChatBusy as error:
-            raise Refusal("chat_busy") from error
-        session = _session(replace(record, id=session_id))
-        self._remember(session)
-        return session
+        return await self._insert(lobby)
 
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
         """Sit ``user_id`` in the next free seat of a lobby."""
@@ -272,16 +189,28 @@ class SessionManager:
 
     async def add_computer(self, session_id: int, user_id: int, level: str) -> Session:
         """The creator adds a computer player of ``level`` to the lobby."""
-        if level not in LEVELS:
-            raise Refusal("bad_level", str(level))
+        _check_level(level)
         async with self._lock(session_id):
             session = await self._load(session_id)
             _require_creator(session, user_id)
-            player = Player(None, f"Computer ({level})", level)
-            return await self._save(session, _with_seat(session, player))
+            return await self._save(session, _with_seat(session, _computer(level)))
 
-    async def leave(self, session_id: int, user_id: int) -> Session:
-        """Lobby: free the seat. Running: a computer takes the seat over.
+    async def play_computer(self, session_id: int, user_id: int, level: str) -> Outcome:
+        """A private duel against the computer: fill every free seat with ``level`` and
+        deal, in one commit."""
+        _check_level(level)
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            _require_lobby(session)
+            _require_creator(session, user_id)
+            filled = session
+            while len(filled.seats) < _game_class(session.game_id).min_players:
+                filled = _with_seat(filled, _computer(level))
+            return await self._start(session, filled)
+
+    async def leave(self, session_id: int, user_id: int) -> Outcome:
+        """Lobby: free the seat. Running: a computer takes the seat over (event
+        ``seat_handed_over``, reason ``left``).
 
         When the last human leaves, the session is cancelled; when the creator
         leaves a lobby, the next human seated becomes its creator.
@@ -292,15 +221,38 @@ class SessionManager:
                 raise Refusal("not_running", session.status)
             seat = _require_seat(session, user_id)
             seats = list(session.seats)
+            events: list[dict[str, Any]] = []
             if session.status == "lobby":
                 del seats[seat]
             else:
                 seats[seat] = _stand_in(seats[seat])
+                events.append({"type": "seat_handed_over", "seat": seat, "why": "left",
+                               "user_id": user_id})
             humans = [p.user_id for p in seats if p.user_id is not None]
             if not humans:
-                return await self._save(session, replace(session, status="cancelled", seats=seats))
-            creator = session.creator_id if session.creator_id in humans else humans[0]
-            return await self._save(session, replace(session, seats=seats, creator_id=creator))
+                left = replace(session, status="cancelled", seats=seats)
+            else:
+                creator = session.creator_id if session.creator_id in humans else humans[0]
+                left = replace(session, seats=seats, creator_id=creator)
+            return Outcome(await self._save(session, left), events, None, False)
+
+    async def reclaim(self, session_id: int, user_id: int) -> Session:
+        """A human takes back the seat a computer plays for them (after leaving or
+        timing out); Refusal ``not_a_player`` if no seat stands in for them."""
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            if session.status != "running":
+                raise Refusal("not_running", session.status)
+            seat = next(
+                (i for i, p in enumerate(session.seats) if p.stands_in_for == user_id), None
+            )
+            if seat is None:
+                raise Refusal("not_a_player")
+            if session.seat_of(user_id) is not None:
+                raise Refusal("already_seated")
+            seats = list(session.seats)
+            seats[seat] = Player(user_id, seats[seat].name, None)
+            return await self._save(session, replace(session, seats=seats))
 
     async def set_option(self, session_id: int, user_id: int, name: str, value: Any) -> Session:
         """The creator changes a table option (validated by the game's schema)."""
@@ -310,7 +262,7 @@ class SessionManager:
             _require_creator(session, user_id)
             game_class = _game_class(session.game_id)
             players = min(max(len(session.seats), game_class.min_players), game_class.max_players)
-            wanted = {**session.options, name: _coerce(game_class, name, value)}
+            wanted = {**session.options, name: value}
             try:
                 options = game_class.validate_options(players, wanted)
             except BadOptions as error:
@@ -333,17 +285,7 @@ class SessionManager:
             session = await self._load(session_id)
             _require_lobby(session)
             _require_creator(session, user_id)
-            game_class = _game_class(session.game_id)
-            if len(session.seats) < game_class.min_players:
-                raise Refusal("too_few_players", str(game_class.min_players))
-            seed = secrets.randbits(63)
-            try:
-                game = game_class.new(len(session.seats), session.options, seed)
-            except BadOptions as error:
-                raise Refusal("bad_option", error.option) from error
-            deadline = self._deadline(game, session.seats, session.timer)
-            running = replace(session, status="running", seed=seed, game=game, deadline=deadline)
-            return Outcome(await self._save(session, running), [], None, False)
+            return await self._start(session, session)
 
     async def cancel(self, session_id: int, user_id: int, is_admin: bool = False) -> Session:
         """The creator (or a group admin) cancels a lobby or a running game."""
@@ -356,13 +298,14 @@ class SessionManager:
             return await self._save(session, replace(session, status="cancelled", deadline=None))
 
     async def rematch(self, session_id: int, user_id: int) -> Outcome:
-        """A player of a finished match starts a new one: same seats and options, new seed."""
+        """A player of a finished match starts a new one: same seats and options, new
+        seed, already dealt — one commit."""
         async with self._lock(session_id):
             old = await self._load(session_id)
             _require_seat(old, user_id)
             if old.status != "finished":
                 raise Refusal("not_finished", old.status)
-        if old.kind == "group" and await store.open_session_ids(self._db, chat_id=old.chat_id):
+        if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
             raise Refusal("chat_busy")
         seed = secrets.randbits(63)
         game = _game_class(old.game_id).new(len(old.seats), old.options, seed)
@@ -378,18 +321,11 @@ class SessionManager:
             seed=seed,
             game=game,
             result=None,
+            last_deal=None,
             created_at=self._clock(),
             deadline=self._deadline(game, seats, old.timer),
         )
-        try:
-            new_id = await self._db.write(lambda tx: store.insert_session(tx, _record(fresh)))
-        except ChatBusy as error:
-            raise Refusal("chat_busy") from error
-        fresh = replace(fresh, id=new_id)
-        async with self._lock(new_id):
-            self._remember(fresh)
-            self._after_change(fresh)
-        return Outcome(fresh, [], None, False)
+        return Outcome(await self._insert(fresh), [], None, False)
 
     # ------------------------------------------------------------ play
 
@@ -418,7 +354,7 @@ class SessionManager:
     async def _applied(self, session: Session, user_id: int, version: int, action: str) -> bool:
         """True if this very press (user, version, action) was committed already:
         Telegram delivers a press again when the bot crashed before confirming it."""
-        move = await store.move_at_version(self._db, session.id, version)
+        move = await self.store.move_at_version(session.id, version)
         return (
             move is not None
             and not move.by_computer
@@ -430,8 +366,9 @@ class SessionManager:
         """What a turn timer does: the computer moves for the absent human.
 
         Does nothing (returns None) unless ``version`` is still current and its
-        deadline has passed. The third timeout in a row hands the seat to the
-        computer for good (events ``timeout`` and ``seat_handed_over``).
+        deadline has passed, or another worker holds the lease on it. The third
+        timeout in a row hands the seat to the computer for good (events
+        ``timeout`` and ``seat_handed_over`` with reason ``timeouts``).
         """
         async with self._lock(session_id):
             session = await self._load_or_none(session_id)
@@ -440,7 +377,9 @@ class SessionManager:
             if session.status != "running" or session.to_move is None:
                 return None
             if session.deadline > self._clock():
-                self._timers.arm(session_id, version, session.deadline)
+                self._background.timers.arm(session_id, version, session.deadline)
+                return None
+            if not await self._claim(session):
                 return None
             seat = session.to_move
         action = await self._choose(session, seat, STAND_IN_LEVEL)
@@ -452,13 +391,17 @@ class SessionManager:
             timeouts = seats[seat].timeouts + 1
             events: list[dict[str, Any]] = [{"type": "timeout", "seat": seat}]
             if timeouts >= TIMEOUTS_TO_HAND_OVER:
+                events.append({"type": "seat_handed_over", "seat": seat, "why": "timeouts",
+                               "user_id": seats[seat].user_id})
                 seats[seat] = _stand_in(seats[seat])
-                events.append({"type": "seat_handed_over", "seat": seat})
             else:
                 seats[seat] = replace(seats[seat], timeouts=timeouts)
-            outcome = await self._commit_choice(current, seat, action, seats)
+            try:
+                outcome = await self._commit_choice(current, seat, action, seats)
+            except Refusal:
+                return None  # another worker committed first
         outcome = replace(outcome, events=events + outcome.events)
-        await self._notify(outcome)
+        await self._background.notify(outcome)
         return outcome
 
     # ------------------------------------------------------------ invites
@@ -472,23 +415,22 @@ class SessionManager:
             _require_free_seat(session)
             code = secrets.token_urlsafe(9)
             invite = InviteRecord(code, session_id, user_id, self._clock() + INVITE_TTL, None)
-            await self._db.write(lambda tx: store.insert_invite(tx, invite))
+            await self.store.insert_invite(invite)
             return code
 
-    async def accept_invite(self, code: str, user_id: int, name: str) -> Session:
-        """Seat ``user_id`` by an invite code; the code is used up in the same transaction."""
-        invite = await store.load_invite(self._db, code)
+    async def accept_invite(self, code: str, user_id: int, name: str) -> Outcome:
+        """Seat ``user_id`` by an invite code, and deal once the table is full: one
+        commit, which also uses the code up."""
+        invite = await self.store.load_invite(code)
         self._check_invite(invite, user_id)
         assert invite is not None
         async with self._lock(invite.session):
             session = await self._load(invite.session)
-
-            async def use_up(tx: Connection) -> None:
-                self._check_invite(await store.find_invite(tx, code), user_id)
-                await store.use_invite(tx, code, user_id)
-
             seated = _with_seat(session, Player(user_id, name, None))
-            return await self._save(session, seated, extra=use_up)
+            use = InviteUse(code, user_id)
+            if len(seated.seats) >= _game_class(session.game_id).min_players:
+                return await self._start(session, seated, invite=use)
+            return Outcome(await self._save(session, seated, invite=use), [], None, False)
 
     def _check_invite(self, invite: InviteRecord | None, user_id: int) -> None:
         if invite is None or invite.used_by is not None:
@@ -506,31 +448,37 @@ class SessionManager:
 
     async def open_in_chat(self, chat_id: int) -> Session | None:
         """The group chat's lobby or running game, or None."""
-        ids = await store.open_session_ids(self._db, chat_id=chat_id)
+        ids = await self.store.open_session_ids(chat_id=chat_id)
         return await self._load(ids[0]) if ids else None
 
     async def active_sessions(self) -> list[Session]:
-        """Every lobby and running session (to re-render after a restart)."""
-        return [await self._load(i) for i in await store.open_session_ids(self._db)]
+        """Every lobby and running session."""
+        return [await self._load(i) for i in await self.store.open_session_ids()]
 
-    async def ended_since(self, seconds: float) -> AsyncIterator[Session]:
-        """Sessions finished or cancelled in the last ``seconds`` (a crash may have come
-        before their last screens were delivered), loaded one at a time and not kept in
-        the cache: an ended session is drawn once and rarely wanted again."""
-        for session_id in await store.ended_session_ids(self._db, self._clock() - seconds):
+    async def behind(self) -> AsyncIterator[Session]:
+        """Sessions with a message that shows an older version than it should (a crash
+        or an outage came between a commit and its delivery), one at a time and not
+        kept in the cache."""
+        for session_id in await self.store.behind_session_ids():
             session = await self._load_or_none(session_id, remember=False)
             if session is not None:
                 yield session
 
     async def sessions_of_user(self, user_id: int) -> list[Session]:
-        """The lobby and running sessions ``user_id`` sits in."""
-        ids = await store.open_session_ids(self._db, user_id=user_id)
+        """The lobby and running sessions ``user_id`` sits in (or a computer plays for them)."""
+        ids = await self.store.open_session_ids(user_id=user_id)
         return [await self._load(i) for i in ids]
+
+    async def finished_in_chat(self, chat_id: int, limit: int = 10) -> list[Session]:
+        """The chat's last ``limit`` finished matches, newest first."""
+        ids = await self.store.finished_session_ids(chat_id, limit)
+        found = [await self._load_or_none(i, remember=False) for i in ids]
+        return [s for s in found if s is not None]
 
     async def end_chat(self, chat_id: int) -> list[Session]:
         """The bot left a chat: cancel every open session created there; returns them."""
         ended = []
-        for session_id in await store.chat_session_ids(self._db, chat_id):
+        for session_id in await self.store.chat_session_ids(chat_id):
             async with self._lock(session_id):
                 session = await self._load(session_id)
                 if session.status in OPEN:
@@ -541,99 +489,37 @@ class SessionManager:
     async def replay_log(self, session_id: int) -> list[MoveRecord]:
         """The session's move log, oldest first."""
         await self._load(session_id)
-        return await store.moves_of(self._db, session_id)
+        return await self.store.moves_of(session_id)
 
     # ------------------------------------------------------------ tally
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
         """Per user and game in a chat: played, wins, points; best first."""
-        return await store.chat_tally(self._db, chat_id, game_id)
+        return await self.store.chat_tally(chat_id, game_id)
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across all chats."""
-        return await store.user_stats(self._db, user_id)
-
-    # ------------------------------------------------------------ messages
-
-    async def set_message(
-        self,
-        session_id: int,
-        purpose: str,
-        chat_id: int | None,
-        message_id: int | None = None,
-        inline_message_id: str | None = None,
-    ) -> None:
-        """Remember which Telegram message shows the session for ``purpose``."""
-        await self._load(session_id)
-        ref = MessageRef(purpose, chat_id, message_id, inline_message_id)
-        await self._db.write(lambda tx: store.set_message(tx, session_id, ref))
-
-    async def messages(self, session_id: int) -> list[MessageRef]:
-        """Every remembered message of the session."""
-        return await store.messages_of(self._db, session_id)
-
-    async def drop_message(self, session_id: int, purpose: str) -> None:
-        """Forget the message of ``purpose``."""
-        await self._db.write(lambda tx: store.drop_message(tx, session_id, purpose))
-
-    # ------------------------------------------------------------ preferences
-
-    async def set_language(self, scope: str, key: int, lang: str) -> None:
-        """Store the language (``ru`` | ``en``) of a ``user`` or ``chat``."""
-        if scope not in ("user", "chat"):
-            raise Refusal("bad_option", "scope")
-        if lang not in LANGUAGES:
-            raise Refusal("bad_option", "lang")
-        self._preference_writes += 1
-        try:
-            await self._db.write(lambda tx: store.set_language(tx, scope, key, lang))
-        finally:
-            self._preferences.pop((scope, key), None)
-        self._remember_preference((scope, key), lang)
-
-    async def language(self, scope: str, key: int) -> str | None:
-        """The stored language of a ``user`` or ``chat``, None if never set."""
-        if scope not in ("user", "chat"):
-            raise Refusal("bad_option", "scope")
-        found: str | None = await self._preference(
-            (scope, key), lambda: store.language(self._db, scope, key)
-        )
-        return found
-
-    async def set_reachable(self, user_id: int, reachable: bool) -> None:
-        """Mark the user's private chat reachable or not (after a 403)."""
-        self._preference_writes += 1
-        try:
-            await self._db.write(lambda tx: store.set_reachable(tx, user_id, reachable))
-        finally:
-            self._preferences.pop(("reachable", user_id), None)
-        self._remember_preference(("reachable", user_id), reachable)
-
-    async def reachable(self, user_id: int) -> bool:
-        """True unless the user was marked unreachable."""
-        found: bool = await self._preference(
-            ("reachable", user_id), lambda: store.reachable(self._db, user_id)
-        )
-        return found
-
-    async def _preference(self, key: tuple[str, int], read: Callable[[], Awaitable[Any]]) -> Any:
-        """A cached preference, else ``read()`` from the database (and cached)."""
-        if key in self._preferences:
-            self._preferences.move_to_end(key)
-            return self._preferences[key]
-        writes = self._preference_writes
-        value = await read()
-        if writes == self._preference_writes:  # no write raced the read: it is current
-            self._remember_preference(key, value)
-        return value
-
-    def _remember_preference(self, key: tuple[str, int], value: Any) -> None:
-        self._preferences[key] = value
-        self._preferences.move_to_end(key)
-        while len(self._preferences) > PREFERENCES_CACHED:
-            self._preferences.popitem(last=False)
+        return await self.store.user_stats(user_id)
 
     # ------------------------------------------------------------ committing
+
+    async def _start(
+        self, old: Session, lobby: Session, *, invite: InviteUse | None = None
+    ) -> Outcome:
+        """Deal ``lobby`` (``old`` with seats or options changed) and commit it over ``old``."""
+        game_class = _game_class(lobby.game_id)
+        if len(lobby.seats) < game_class.min_players:
+            raise Refusal("too_few_players", str(game_class.min_players))
+        if len(lobby.seats) > game_class.players_allowed(lobby.options):
+            raise Refusal("table_full")
+        seed = secrets.randbits(63)
+        try:
+            game = game_class.new(len(lobby.seats), lobby.options, seed)
+        except BadOptions as error:
+            raise Refusal("bad_option", error.option) from error
+        deadline = self._deadline(game, lobby.seats, lobby.timer)
+        running = replace(lobby, status="running", seed=seed, game=game, deadline=deadline)
+        return Outcome(await self._save(old, running, invite=invite), [], None, False)
 
     async def _commit_move(
         self,
@@ -656,10 +542,12 @@ class SessionManager:
             status="finished" if game.finished else "running",
             result=game.result,
             deadline=self._deadline(game, seated, session.timer),
+            last_deal=_last_deal(session.last_deal, game, events),
         )
-        move = MoveRecord(moved.moves, seat, action, by_computer, self._clock(), session.version)
+        now = self._clock()
+        move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
         saved = await self._save(
-            session, moved, seats=seats is not None, move=move, results=_results(moved)
+            session, moved, seats=seats is not None, move=move, results=_results(moved, now)
         )
         return Outcome(saved, events, seat, by_computer)
 
@@ -681,6 +569,19 @@ class SessionManager:
         fallback = session.game.legal_actions(seat)[0]
         return await self._commit_move(session, seat, fallback, True, seats)
 
+    async def _insert(self, session: Session) -> Session:
+        """Store a new session; it comes back with its id (Refusal ``chat_busy``)."""
+        session = replace(session, deadline=self._kept_deadline(session))
+        try:
+            session_id = await self.store.create_session(self._record(session))
+        except ChatBusy as error:
+            raise Refusal("chat_busy") from error
+        session = replace(session, id=session_id)
+        async with self._lock(session_id):
+            self._remember(session)
+            self._after_change(session)
+        return session
+
     async def _save(
         self,
         old: Session,
@@ -689,40 +590,49 @@ class SessionManager:
         seats: bool = True,
         move: MoveRecord | None = None,
         results: list[ResultRecord] | None = None,
-        extra: Callable[[Connection], Awaitable[None]] | None = None,
+        invite: InviteUse | None = None,
     ) -> Session:
         """Commit ``new`` over ``old`` (version + 1) in one transaction (caller holds the lock)."""
-        keeps_deadline = new.status == "running" and _computer_to_move(new) is None
         new = replace(
-            new, version=old.version + 1, deadline=new.deadline if keeps_deadline else None
+            new,
+            version=old.version + 1,
+            deadline=self._kept_deadline(new),
+            changed=_changed(old, new),
         )
-        record = _record(new)
-        now = self._clock()
-
-        async def work(tx: Connection) -> None:
-            if extra is not None:
-                await extra(tx)
-            await store.save_session(
-                tx, record, old.version, now, seats=seats, move=move, results=results
-            )
-            if seats:
-                for player in new.seats:
-                    if player.user_id is not None:
-                        await store.remember_user(tx, player.user_id, player.name)
-
         try:
-            await self._db.write(work)
+            await self.store.save_session(
+                self._record(new),
+                old.version,
+                seats=seats,
+                move=move,
+                results=results or (),
+                invite=invite,
+                wanted=new.changed,
+            )
         except StaleVersion as error:
             self._cache.pop(old.id, None)
             raise Refusal("stale") from error
-        except Refusal:
-            raise
+        except InviteUsed as error:
+            raise Refusal("invite_invalid") from error
         except BaseException:
             self._cache.pop(old.id, None)
             raise
         self._remember(new)
         self._after_change(new)
         return new
+
+    def _kept_deadline(self, session: Session) -> float | None:
+        """A deadline only while a human is to move in a running game."""
+        if session.status == "running" and _computer_to_move(session) is None:
+            return session.deadline
+        return None
+
+    def _record(self, session: Session) -> SessionRecord:
+        if session.status == "running" and _computer_to_move(session) is not None:
+            due: float | None = self._clock()
+        else:
+            due = session.deadline
+        return _record(session, due, self._clock())
 
     def _deadline(self, game: Game, seats: list[Player], timer: int | None) -> float | None:
         """When the turn now starting expires: only a human's turn, only with a timer."""
@@ -734,33 +644,27 @@ class SessionManager:
     def _after_change(self, session: Session) -> None:
         """Arm the turn timer and wake the computer seat that is to move."""
         if session.status == "running" and session.deadline is not None:
-            self._timers.arm(session.id, session.version, session.deadline)
+            self._background.timers.arm(session.id, session.version, session.deadline)
         else:
-            self._timers.disarm(session.id)
+            self._background.timers.disarm(session.id)
         if _computer_to_move(session) is not None and session.id not in self._computer_turns:
-            self._computer_turns[session.id] = self._spawn(self._play_computers(session.id))
+            task = self._background.spawn(self._play_computers(session.id))
+            self._computer_turns[session.id] = task
 
     # ------------------------------------------------------------ background
 
-    def _spawn(self, work: Awaitable[None]) -> asyncio.Task[None]:
-        async def run() -> None:
-            try:
-                await work
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("background work failed")
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
     def _on_expiry(self, session_id: int, version: int) -> None:
-        self._spawn(self._expire_quietly(session_id, version))
+        self._background.spawn(self._expire_quietly(session_id, version))
 
     async def _expire_quietly(self, session_id: int, version: int) -> None:
         await self.expire(session_id, version)
+
+    async def _claim(self, session: Session) -> bool:
+        """This worker's lease on the session's background work at its version."""
+        now = self._clock()
+        return await self.store.claim(
+            session.id, session.version, self.worker_id, now, now + LEASE_SECONDS
+        )
 
     async def _play_computers(self, session_id: int) -> None:
         """Play every computer seat to move, one committed move at a time."""
@@ -769,7 +673,7 @@ class SessionManager:
                 async with self._lock(session_id):
                     session = await self._load_or_none(session_id)
                     seat = None if session is None else _computer_to_move(session)
-                    if session is None or seat is None:
+                    if session is None or seat is None or not await self._claim(session):
                         # Leaving under the lock: a change committed after this
                         # sees no task and starts a new one.
                         self._computer_turns.pop(session_id, None)
@@ -784,7 +688,7 @@ class SessionManager:
                         outcome = await self._commit_choice(current, seat, action, None)
                     except Refusal:  # stale in the database: the cache was dropped, reload
                         continue
-                await self._notify(outcome)
+                await self._background.notify(outcome)
         finally:
             if self._computer_turns.get(session_id) is asyncio.current_task():
                 del self._computer_turns[session_id]
@@ -797,13 +701,6 @@ class SessionManager:
         except Exception:
             log.exception("computer failed in session %s; playing the first legal", session.id)
             return None
-
-    async def _notify(self, outcome: Outcome) -> None:
-        for callback in list(self._subscribers):
-            try:
-                await callback(outcome)
-            except Exception:
-                log.exception("subscriber failed on session %s", outcome.session.id)
 
     # ------------------------------------------------------------ loading
 
@@ -822,10 +719,12 @@ class SessionManager:
 
     async def _load_or_none(self, session_id: int, remember: bool = True) -> Session | None:
         cached = self._cache.get(session_id)
-        if cached is not None:
+        if cached is not None and (
+            not self._shared or await self.store.session_version(session_id) == cached.version
+        ):
             self._cache.move_to_end(session_id)
             return cached
-        record = await store.load_session(self._db, session_id)
+        record = await self.store.load_session(session_id)
         if record is None:
             return None
         session = _session(record)
@@ -855,6 +754,11 @@ def _game_class(game_id: str) -> type[Game]:
     return game_class
 
 
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise Refusal("bad_level", str(level))
+
+
 def _require_lobby(session: Session) -> None:
     if session.status != "lobby":
         raise Refusal("not_in_lobby", session.status)
@@ -872,8 +776,13 @@ def _require_seat(session: Session, user_id: int) -> int:
     return seat
 
 
+def seats_allowed(session: Session) -> int:
+    """How many seats the table may have with its options."""
+    return _game_class(session.game_id).players_allowed(session.options)
+
+
 def _require_free_seat(session: Session) -> None:
-    if len(session.seats) >= _game_class(session.game_id).max_players:
+    if len(session.seats) >= seats_allowed(session):
         raise Refusal("table_full")
 
 
@@ -886,9 +795,13 @@ def _with_seat(session: Session, player: Player) -> Session:
     return replace(session, seats=[*session.seats, player])
 
 
+def _computer(level: str) -> Player:
+    return Player(None, f"Computer ({level})", level)
+
+
 def _stand_in(player: Player) -> Player:
-    """The computer that takes over a human's seat (the seat keeps its name)."""
-    return Player(None, player.name, STAND_IN_LEVEL)
+    """The computer that takes over a human's seat (it keeps the human's name and id)."""
+    return Player(None, player.name, STAND_IN_LEVEL, stands_in_for=player.user_id)
 
 
 def _computer_to_move(session: Session) -> int | None:
@@ -896,26 +809,45 @@ def _computer_to_move(session: Session) -> int | None:
     return seat if seat is not None and session.seats[seat].is_computer else None
 
 
-def _coerce(game_class: type[Game], name: str, value: Any) -> Any:
-    """Button data arrives as text: turn "7" / "true" into the option's type."""
-    option = next((o for o in game_class.options_schema if o.name == name), None)
-    if option is None or not isinstance(value, str):
-        return value
-    if isinstance(option.default, bool):
-        return {"true": True, "false": False}.get(value.lower(), value)
-    if isinstance(option.default, int) and value.lstrip("-").isdigit():
-        return int(value)
-    return value
+def _changed(old: Session, new: Session) -> tuple[str, ...]:
+    """The messages ``new`` must be shown in: the table always; a player's own hand
+    message when their cards or moves changed (every move in a private duel, whose
+    hand message is the table)."""
+    purposes = [TABLE]
+    for seat, player in enumerate(new.seats):
+        before = old.seats[seat] if seat < len(old.seats) else None
+        if player.user_id is None and (before is None or before.user_id is None):
+            continue
+        if (
+            new.kind != "group"
+            or old.status != new.status
+            or before != player
+            or old.hand_key(seat) != new.hand_key(seat)
+        ):
+            purposes.append(hand_purpose(seat))
+    return tuple(purposes)
 
 
-def _results(session: Session) -> list[ResultRecord] | None:
+def _last_deal(
+    before: dict[str, Any] | None, game: Game, events: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The last finished deal's points (from a ``deal_end`` event), kept until the next."""
+    for event in events:
+        if event.get("type") == "deal_end":
+            scores = event.get("deal_scores", event.get("scores"))
+            if scores is not None:
+                return {"deal_no": game.deal_no, "scores": list(scores)}
+    return before
+
+
+def _results(session: Session, now: float) -> list[ResultRecord] | None:
     """The humans' tally rows of a finished match (None while it runs)."""
     if session.status != "finished" or session.result is None:
         return None
     winners = set(session.result.get("winners", []))
     scores = session.result.get("scores", [])
     return [
-        ResultRecord(player.user_id, seat, seat in winners, float(scores[seat]))
+        ResultRecord(player.user_id, seat, seat in winners, float(scores[seat]), now)
         for seat, player in enumerate(session.seats)
         if player.user_id is not None
     ]
@@ -935,7 +867,8 @@ def _session(record: SessionRecord) -> Session:
         game_id=record.game,
         status=record.status,
         creator_id=record.creator,
-        seats=[Player(s.user_id, s.name, s.level, s.timeouts) for s in record.seats],
+        seats=[Player(s.user_id, s.name, s.level, s.timeouts, s.stands_in_for)
+               for s in record.seats],
         options=record.options,
         timer=record.timer,
         version=record.version,
@@ -945,10 +878,11 @@ def _session(record: SessionRecord) -> Session:
         created_at=record.created,
         seed=record.seed,
         moves=record.moves,
+        last_deal=record.last_deal,
     )
 
 
-def _record(session: Session) -> SessionRecord:
+def _record(session: Session, due: float | None, now: float) -> SessionRecord:
     return SessionRecord(
         id=session.id,
         chat_id=session.chat_id,
@@ -965,5 +899,11 @@ def _record(session: Session) -> SessionRecord:
         deadline=session.deadline,
         result=session.result,
         created=session.created_at,
-        seats=[SeatRecord(p.user_id, p.name, p.level, p.timeouts) for p in session.seats],
+        seats=[
+            SeatRecord(p.user_id, p.name, p.level, p.timeouts, p.stands_in_for)
+            for p in session.seats
+        ],
+        due=due,
+        last_deal=session.last_deal,
+        updated=now,
     )

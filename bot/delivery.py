@@ -1,0 +1,451 @@
+"""Sending and editing the messages that show sessions: newest screen wins.
+
+Every message that shows a session lives in a *slot* keyed by (session,
+purpose). :meth:`Delivery.show` only records the newest screen for a slot; one
+worker per slot waits for its turn in the bot's one rate limiter
+(:class:`bot.limiter.FloodLimiter`) and only then takes the newest screen, so
+a burst of changes (computer moves) becomes one edit, and an edit equal to what
+the message already shows is skipped. Telegram facts handled here:
+
+- "message is not modified" is success;
+- "message to edit not found" (deleted) → post it again and remember the new id;
+- 403 from a private chat → the user is marked unreachable (the table then
+  shows a deep-link button); 403 from a group → the bot was removed;
+- a request lost on the way (timeout, dropped connection) is made again for
+  an edit, never for a send (it may have arrived, and would show twice).
+
+What it needs from the rest of the bot — where the messages are, who cannot be
+written to, a chat that is gone — comes through the small :class:`Ledger`
+interface; it never calls the session layer itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from telegram import LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
+from telegram.ext import ExtBot
+
+from bot.limiter import LATER, NORMAL, URGENT, FloodLimiter
+from bot.render.common import Screen
+
+log = logging.getLogger(__name__)
+
+#: Idle slots kept in memory (least recently shown are forgotten first). A
+#: forgotten slot is rebuilt on its next show from the stored message id.
+MAX_SLOTS = 2048
+#: Tries of an edit whose request was lost on the way, and the pause before the
+#: n-th retry (n × this many seconds).
+EDIT_TRIES = 3
+RETRY_PAUSE = 0.5
+#: Seconds a *lazy* slot's edit that leaves the buttons as they are may wait for
+#: newer screens (several such changes become one edit).
+COALESCE = 0.5
+
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class Ledger(Protocol):
+    """What delivery needs to know and report (implemented over the session layer)."""
+
+    async def message_id(self, session_id: int, purpose: str, chat_id: int) -> int | None:
+        """The stored id of the slot's message, if it has one."""
+        ...
+
+    async def posted(
+        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+    ) -> None:
+        """A message was (re)posted for the slot, showing ``version``."""
+        ...
+
+    async def shown(self, session_id: int, purpose: str, version: int) -> None:
+        """The slot's message now shows ``version``."""
+        ...
+
+    async def unreachable(self, user_id: int) -> None:
+        """The user's private chat refused us (403)."""
+        ...
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """A group refused us (403): the bot is no longer in it."""
+        ...
+
+
+@dataclass
+class _Slot:
+    session_id: int
+    purpose: str
+    chat_id: int
+    ephemeral_for: int | None = None  # the receiver of an ephemeral message
+    message_id: int | None = None
+    loaded: bool = False
+    pending: Screen | None = None
+    pending_version: int = -1
+    delivered: tuple[Any, ...] | None = None
+    worker: asyncio.Task[None] | None = None
+    repost: bool = False
+    edit_only: bool = False
+    final: bool = False  # the session is over: forget the slot once delivered
+    lazy: bool = False  # changes that keep the buttons may wait (COALESCE)
+    priority: int = NORMAL
+    stored: bool = True  # its message id and version are kept in the Ledger
+    hurry: asyncio.Event | None = None  # set while a lazy delivery waits
+
+
+class Delivery:
+    """The only place that sends or edits messages that show sessions."""
+
+    def __init__(
+        self,
+        bot: ExtBot[dict[str, Any]],
+        limiter: FloodLimiter,
+        ledger: Ledger,
+        *,
+        coalesce: float = COALESCE,
+    ) -> None:
+        self.bot = bot
+        self.limiter = limiter
+        self.ledger = ledger
+        self.coalesce = coalesce
+        self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
+        self._sends: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------ public
+
+    def show(
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        screen: Screen,
+        version: int,
+        *,
+        repost: bool = False,
+        edit_only: bool = False,
+        final: bool = False,
+        lazy: bool = False,
+        urgent: bool = False,
+    ) -> None:
+        """Make the slot's message show ``screen`` (the newest ``version`` wins).
+
+        ``edit_only`` updates the message if there is one but never posts it;
+        ``final`` (the session is over) lets the slot go once delivered;
+        ``lazy`` lets an edit that leaves the buttons as they are wait a moment,
+        so several such changes become one edit; ``urgent`` (the viewer's turn
+        starts) goes first when the bot's budget is short.
+        """
+        slot = self._slot(session_id, purpose, chat_id)
+        slot.edit_only = edit_only and not repost
+        slot.final = final
+        slot.lazy = lazy and not final
+        if version < slot.pending_version:
+            return
+        slot.pending, slot.pending_version = screen, version
+        slot.priority = URGENT if urgent else LATER if final and not urgent else NORMAL
+        slot.repost = slot.repost or repost
+        if slot.hurry is not None and not self._may_wait(slot, screen):
+            slot.hurry.set()
+        self._wake(slot)
+
+    def show_ephemeral(
+        self, session_id: int, purpose: str, screen: Screen, version: int, *, final: bool = False
+    ) -> None:
+        """Keep an ephemeral hand current (edited, never re-posted), if it is shown."""
+        slot = self._slots.get((session_id, purpose))
+        if slot is not None and slot.ephemeral_for is not None:
+            self.show(session_id, purpose, slot.chat_id, screen, version, final=final)
+
+    def track_ephemeral(
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        user_id: int,
+        ephemeral_message_id: int,
+        shown: Screen,
+        version: int,
+    ) -> None:
+        """Remember an ephemeral hand just sent showing ``shown``, to keep it current."""
+        slot = self._slot(session_id, purpose, chat_id)
+        slot.ephemeral_for, slot.message_id, slot.loaded = user_id, ephemeral_message_id, True
+        slot.stored = False
+        slot.delivered, slot.pending_version = shown.key(), version
+
+    def has_ephemeral(self, session_id: int, purpose: str) -> bool:
+        """True if that ephemeral hand is being kept current."""
+        slot = self._slots.get((session_id, purpose))
+        return slot is not None and slot.ephemeral_for is not None
+
+    def delivered_version(self, session_id: int, purpose: str) -> int | None:
+        """The newest version handed to the slot (None if it has none in memory)."""
+        slot = self._slots.get((session_id, purpose))
+        return None if slot is None else slot.pending_version
+
+    @property
+    def slots(self) -> int:
+        """How many messages are being kept current (finished sessions let theirs go)."""
+        return len(self._slots)
+
+    def forget(self, session_id: int, purpose: str) -> None:
+        """Drop a slot (its message is no longer ours to update)."""
+        slot = self._slots.pop((session_id, purpose), None)
+        if slot is not None and slot.worker is not None and not slot.worker.done():
+            slot.pending = None
+
+    def send(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> None:
+        """Post a one-off message (a command's reply) in the background: whoever asked
+        does not wait for the chat's flood limit."""
+        task = asyncio.get_running_loop().create_task(self._send_quietly(chat_id, screen, urgent))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    async def send_now(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> int | None:
+        """Post a one-off message and wait for it: its id, or None if the chat is closed
+        to us (403 handled)."""
+        try:
+            return await self._send(chat_id, screen, URGENT if urgent else NORMAL)
+        except Forbidden:
+            await self._forbidden(chat_id)
+            return None
+
+    async def flush(self) -> None:
+        """Wait until every slot has delivered its newest screen (lazy ones at once)."""
+        while True:
+            workers = [s.worker for s in self._slots.values() if s.worker and not s.worker.done()]
+            pending = [*workers, *self._sends]
+            if not pending:
+                return
+            for slot in self._slots.values():
+                if slot.hurry is not None:
+                    slot.hurry.set()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the workers."""
+        tasks = [*(s.worker for s in self._slots.values() if s.worker), *self._sends]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------ slots
+
+    def _slot(self, session_id: int, purpose: str, chat_id: int) -> _Slot:
+        key = (session_id, purpose)
+        slot = self._slots.pop(key, None)
+        if slot is None or slot.chat_id != chat_id:
+            slot = _Slot(session_id, purpose, chat_id)
+        self._slots[key] = slot  # now the most recently shown
+        return slot
+
+    def _wake(self, slot: _Slot) -> None:
+        if slot.worker is None or slot.worker.done():
+            slot.worker = asyncio.get_running_loop().create_task(self._work(slot))
+
+    async def _work(self, slot: _Slot) -> None:
+        try:
+            if not slot.loaded:
+                slot.message_id = await self.ledger.message_id(
+                    slot.session_id, slot.purpose, slot.chat_id
+                )
+                slot.loaded = True
+            if slot.message_id is None and slot.edit_only:
+                slot.pending = None
+                return
+            while slot.pending is not None:
+                if slot.pending.key() == slot.delivered and not slot.repost:
+                    slot.pending = None
+                    await self._shown(slot, slot.pending_version)
+                    continue
+                if self._may_wait(slot, slot.pending):
+                    await self._coalesce(slot)
+                await self.limiter.wait_turn(slot.chat_id, slot.priority)
+                # the newest screen, taken only now that it may go
+                screen, version, slot.pending = slot.pending, slot.pending_version, None
+                if screen is None:
+                    return
+                if not await self._deliver(slot, screen, version):
+                    return
+        except Exception as error:
+            if _in_transit(error) or isinstance(error, TelegramError):
+                # Telegram unreachable or refusing: the slot's next screen tries again
+                log.warning("delivering %s/%s failed: %s", slot.session_id, slot.purpose, error)
+            else:
+                log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
+        finally:
+            key = (slot.session_id, slot.purpose)
+            if slot.final and slot.pending is None and self._slots.get(key) is slot:
+                del self._slots[key]
+            self._forget_idle()
+
+    def _may_wait(self, slot: _Slot, screen: Screen) -> bool:
+        """True if delivering ``screen`` may wait: a lazy slot whose buttons stay as shown."""
+        return (
+            slot.lazy
+            and self.coalesce > 0
+            and slot.delivered is not None
+            and not slot.repost
+            and screen.rows == slot.delivered[1]
+        )
+
+    async def _coalesce(self, slot: _Slot) -> None:
+        """Wait ``coalesce`` seconds, or less if a screen with new buttons arrives."""
+        slot.hurry = hurry = asyncio.Event()
+        timer = asyncio.get_running_loop().call_later(self.coalesce, hurry.set)
+        try:
+            await hurry.wait()
+        finally:
+            timer.cancel()
+            slot.hurry = None
+
+    def _forget_idle(self) -> None:
+        """Drop the least recently shown idle slots beyond :data:`MAX_SLOTS`."""
+        excess = len(self._slots) - MAX_SLOTS
+        if excess <= 0:
+            return
+        me = asyncio.current_task()
+        for key in list(itertools.islice(self._slots, excess)):
+            slot = self._slots[key]
+            idle = slot.worker is None or slot.worker.done() or slot.worker is me
+            # ephemeral hands live only here: they are never forgotten while shown
+            if idle and slot.pending is None and slot.ephemeral_for is None:
+                del self._slots[key]
+
+    async def _shown(self, slot: _Slot, version: int) -> None:
+        if slot.stored and slot.message_id is not None:
+            await self.ledger.shown(slot.session_id, slot.purpose, version)
+
+    # ------------------------------------------------------------ delivery
+
+    async def _deliver(self, slot: _Slot, screen: Screen, version: int) -> bool:
+        """Send or edit (its turn in the limiter taken); False when the chat is closed to us."""
+        try:
+            if slot.ephemeral_for is not None:
+                await self._edit_ephemeral(slot, screen)
+            elif slot.message_id is None or slot.repost:
+                await self._post(slot, screen, version)
+            else:
+                await self._edit(slot, screen, version)
+        except Forbidden:
+            await self._forbidden(slot.chat_id)
+            self._slots.pop((slot.session_id, slot.purpose), None)
+            return False
+        slot.delivered = screen.key()
+        await self._shown(slot, version)
+        return True
+
+    async def _send(self, chat_id: int, screen: Screen, priority: int) -> int:
+        """sendMessage showing ``screen`` (waiting for its turn); the new message's id."""
+        await self.limiter.wait_turn(chat_id, priority)
+        message = await self.bot.send_message(
+            chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup(),
+            link_preview_options=_NO_PREVIEW,
+            rate_limit_args={"turn_taken": True},
+        )
+        return message.message_id
+
+    async def _send_quietly(self, chat_id: int, screen: Screen, urgent: bool) -> None:
+        try:
+            await self.send_now(chat_id, screen, urgent=urgent)
+        except TelegramError as error:
+            log.warning("sending to %s failed: %s", chat_id, error)
+
+    async def _post(self, slot: _Slot, screen: Screen, version: int) -> None:
+        message = await self.bot.send_message(
+            slot.chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup(),
+            link_preview_options=_NO_PREVIEW,
+            rate_limit_args={"turn_taken": True},
+        )
+        slot.message_id, slot.repost = message.message_id, False
+        await self.ledger.posted(
+            slot.session_id, slot.purpose, slot.chat_id, message.message_id, version
+        )
+
+    async def _edit(self, slot: _Slot, screen: Screen, version: int) -> None:
+        assert slot.message_id is not None
+        message_id = slot.message_id
+        for attempt in range(1, EDIT_TRIES + 1):
+            try:
+                await self.bot.edit_message_text(
+                    screen.text,
+                    chat_id=slot.chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=screen.markup(),
+                    link_preview_options=_NO_PREVIEW,
+                    rate_limit_args={"turn_taken": attempt == 1},
+                )
+                return
+            except BadRequest as error:
+                if _not_modified(error):
+                    return
+                if _gone(error):
+                    log.info("message %s/%s is gone; posting it again", slot.chat_id, message_id)
+                    await self._post(slot, screen, version)
+                    return
+                raise
+            except NetworkError as error:
+                # lost on the way (no answer): an edit can safely be made again
+                if not _in_transit(error) or attempt == EDIT_TRIES:
+                    raise
+                log.info("editing %s/%s failed in transit (%s); again", slot.chat_id,
+                         message_id, error)
+                await asyncio.sleep(RETRY_PAUSE * attempt)
+
+    async def _edit_ephemeral(self, slot: _Slot, screen: Screen) -> None:
+        """Bot API 10.2 ``editEphemeralMessageText``, which PTB 22 does not wrap."""
+        params: dict[str, Any] = {
+            "chat_id": slot.chat_id,
+            "receiver_user_id": slot.ephemeral_for,
+            "ephemeral_message_id": slot.message_id,
+            "text": screen.text,
+            "parse_mode": ParseMode.HTML.value,
+        }
+        markup = screen.markup()
+        if markup is not None:
+            params["reply_markup"] = markup.to_json()
+        try:
+            await self.bot.do_api_request(
+                "editEphemeralMessageText",
+                api_kwargs=params,
+                rate_limit_args={"turn_taken": True},
+            )
+        except BadRequest as error:
+            if not _not_modified(error):
+                # an ephemeral message can vanish (the client closed it): stop updating it
+                log.info("ephemeral hand %s/%s gone: %s", slot.session_id, slot.purpose,
+                         error.message)
+                self._slots.pop((slot.session_id, slot.purpose), None)
+
+    async def _forbidden(self, chat_id: int) -> None:
+        if chat_id > 0:
+            await self.ledger.unreachable(chat_id)
+        else:
+            await self.ledger.chat_gone(chat_id)
+
+
+def _in_transit(error: Exception) -> bool:
+    """True for a request with no answer (timeout, dropped connection), not one Telegram
+    answered with an error (``BadRequest`` and the like are ``NetworkError`` too in PTB)."""
+    return type(error) in (NetworkError, TimedOut)
+
+
+def _not_modified(error: BadRequest) -> bool:
+    return "not modified" in error.message.lower()
+
+
+def _gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return "message to edit not found" in text or "message can't be edited" in text
+

@@ -1,0 +1,48 @@
+"""The :class:`~bot.delivery.Ledger` over the session layer: where messages are, who
+cannot be written to, and what to do when a group is gone."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from sessions import Messages, Preferences
+
+
+class SessionLedger:
+    """Message ids and shown versions in the store; 403s marked in the preferences."""
+
+    def __init__(
+        self,
+        messages: Messages,
+        prefs: Preferences,
+        on_chat_gone: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        self._messages = messages
+        self._prefs = prefs
+        self.on_chat_gone = on_chat_gone
+
+    async def message_id(self, session_id: int, purpose: str, chat_id: int) -> int | None:
+        """The stored id of the session's message for ``purpose`` in ``chat_id``."""
+        for ref in await self._messages.of(session_id):
+            if ref.purpose == purpose and ref.chat_id == chat_id:
+                return ref.message_id
+        return None
+
+    async def posted(
+        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+    ) -> None:
+        """Remember a newly posted message."""
+        await self._messages.posted(session_id, purpose, chat_id, message_id, version)
+
+    async def shown(self, session_id: int, purpose: str, version: int) -> None:
+        """Record the version a message now shows."""
+        await self._messages.shown(session_id, purpose, version)
+
+    async def unreachable(self, user_id: int) -> None:
+        """Mark a user's private chat closed to the bot."""
+        await self._prefs.set_reachable(user_id, False)
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """End the games of a group the bot is no longer in."""
+        if self.on_chat_gone is not None:
+            await self.on_chat_gone(chat_id)

@@ -1,0 +1,213 @@
+"""The one rate limiter for every Bot API call: Telegram's flood limits, paced smoothly.
+
+Telegram allows a bot about 20 sends+edits a minute in a group, about one a
+second in a private chat, and about 30 messages a second in all; beyond that
+it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
+:class:`~telegram.ext.BaseRateLimiter`, so every call made through the
+``Bot`` — typed methods and ``do_api_request`` alike — passes through it:
+
+- each chat has its own pace (a request may go once the chat's previous one is
+  an interval old: a busy group gets one edit every ~3 s, not a burst of 20
+  and then a frozen minute);
+- the overall pace is shared by all chats, and when requests queue for it the
+  most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
+  to see their turn) and then the oldest;
+- a 429 is waited out (the chat and the whole bot hold back) and the call made
+  again.
+
+A caller that wants to decide *what* to send only once it may send (newest
+screen wins: :mod:`bot.delivery`) waits with :meth:`FloodLimiter.wait_turn`
+first and passes ``rate_limit_args={"turn_taken": True}``; the call is then
+counted without waiting twice. Calls that are not messages (button answers,
+``getUpdates``, ``getMe``) are not paced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+#: Methods that send or edit a message (what Telegram's flood limits count).
+PACED = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "sendDocument",
+        "sendPhoto",
+        "copyMessage",
+        "forwardMessage",
+        "editEphemeralMessageText",
+        "editEphemeralMessageReplyMarkup",
+    }
+)
+#: Priorities: lower goes first when requests queue for the overall pace.
+URGENT, NORMAL, LATER = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Pace:
+    """``count`` requests per ``per`` seconds, spread evenly (with a small margin, so
+    no window of ``per`` seconds ever holds more than ``count``)."""
+
+    count: int
+    per: float
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two requests."""
+        return self.per / self.count * 1.02
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Telegram's flood limits; None leaves one out (a Bot API without limits)."""
+
+    group: Pace | None = Pace(20, 60.0)
+    private: Pace | None = Pace(1, 1.0)
+    overall: Pace | None = Pace(30, 1.0)
+
+    @classmethod
+    def off(cls) -> Limits:
+        """No pacing at all (the load benchmark's unlimited fake Bot API)."""
+        return cls(None, None, None)
+
+
+class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
+    """Per-chat and overall pacing, with priorities and 429 handling (see the module)."""
+
+    def __init__(self, limits: Limits | None = None, max_retries: int = 5) -> None:
+        self.limits = limits or Limits()
+        self.max_retries = max_retries
+        self._next_in_chat: dict[int, float] = {}  # chat → when its next request may go
+        self._next_overall = 0.0
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
+        #: 429 answers seen (each waited out and retried)
+        self.retries = 0
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Stop serving the queue."""
+        if self._pump is not None:
+            self._pump.cancel()
+            self._pump = None
+
+    async def wait_turn(self, chat_id: int | None, priority: int = NORMAL) -> None:
+        """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
+        and count it as sent now."""
+        pace = self._chat_pace(chat_id)
+        if pace is not None and chat_id is not None:
+            now = time.monotonic()
+            at = max(now, self._next_in_chat.get(chat_id, 0.0))
+            self._next_in_chat[chat_id] = at + pace.interval
+            if at > now:
+                await asyncio.sleep(at - now)
+            self._forget_quiet(now)
+        await self._overall_turn(priority)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: dict[str, Any] | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        """Pace ``endpoint`` if it is a message, make the call, wait out 429s."""
+        limit_args = rate_limit_args or {}
+        paced = endpoint in PACED
+        chat_id = _chat_of(data)
+        if paced and not limit_args.get("turn_taken"):
+            await self.wait_turn(chat_id, int(limit_args.get("priority", NORMAL)))
+        for attempt in range(self.max_retries + 1):
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                if attempt == self.max_retries:
+                    raise
+                self.retries += 1
+                delay = _seconds(error.retry_after)
+                log.info("%s to %s: flood limit, waiting %.1f s", endpoint, chat_id, delay)
+                self._hold(chat_id, delay)
+                await asyncio.sleep(delay)
+                if paced:
+                    await self.wait_turn(chat_id, URGENT)
+        raise AssertionError("unreachable")
+
+    # ------------------------------------------------------------ pacing
+
+    def _chat_pace(self, chat_id: int | None) -> Pace | None:
+        if chat_id is None:
+            return None
+        return self.limits.private if chat_id > 0 else self.limits.group
+
+    def _hold(self, chat_id: int | None, delay: float) -> None:
+        """After a 429: the chat waits ``delay``, and the whole bot a moment too."""
+        later = time.monotonic() + delay
+        if chat_id is not None:
+            self._next_in_chat[chat_id] = max(self._next_in_chat.get(chat_id, 0.0), later)
+        if chat_id is None or self.limits.overall is not None:
+            self._next_overall = max(self._next_overall, time.monotonic() + min(delay, 1.0))
+
+    async def _overall_turn(self, priority: int) -> None:
+        pace = self.limits.overall
+        if pace is None:
+            return
+        now = time.monotonic()
+        if not self._queue and self._next_overall <= now:
+            self._next_overall = now + pace.interval
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (priority, next(self._order), turn))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.get_running_loop().create_task(self._serve(pace))
+        await turn
+
+    async def _serve(self, pace: Pace) -> None:
+        """Let queued requests go one per interval, most urgent first."""
+        while self._queue:
+            wait = self._next_overall - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            _, _, turn = heapq.heappop(self._queue)
+            if turn.cancelled():
+                continue
+            self._next_overall = time.monotonic() + pace.interval
+            turn.set_result(None)
+
+    def _forget_quiet(self, now: float) -> None:
+        """Forget chats whose pace has long caught up (a quiet chat costs no memory)."""
+        if len(self._next_in_chat) > 4096:
+            for chat_id, at in list(self._next_in_chat.items()):
+                if at < now:
+                    del self._next_in_chat[chat_id]
+
+
+def _chat_of(data: dict[str, Any]) -> int | None:
+    chat_id = data.get("chat_id")
+    if isinstance(chat_id, int):
+        return chat_id
+    if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
+        return int(chat_id)
+    return None
+
+
+def _seconds(delay: Any) -> float:
+    seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+    return float(seconds)

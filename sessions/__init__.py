@@ -1,0 +1,36 @@
+"""The session layer: tables, seats, turns, timers, computer players — no Telegram.
+
+:class:`SessionManager` is the state machine, :class:`Preferences` keeps
+languages and reachability, :class:`Messages` the Telegram messages that show
+each session (by purpose, with the versions they show). All of it persists
+through the :class:`storage.Store` protocol. The contract is
+``docs/sessions-api.md``.
+"""
+
+from sessions.manager import INVITE_TTL, LEVELS, TIMERS, SessionManager, seats_allowed
+from sessions.messages import TABLE, Messages, ephemeral_purpose, hand_purpose
+from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
+from sessions.preferences import LANGUAGES, Preferences
+from storage import MessageRef, TallyRow
+
+__all__ = [
+    "INVITE_TTL",
+    "LANGUAGES",
+    "LEVELS",
+    "TABLE",
+    "TIMERS",
+    "Computer",
+    "MessageRef",
+    "Messages",
+    "Outcome",
+    "Player",
+    "Preferences",
+    "Refusal",
+    "Session",
+    "SessionManager",
+    "Subscriber",
+    "TallyRow",
+    "ephemeral_purpose",
+    "hand_purpose",
+    "seats_allowed",
+]

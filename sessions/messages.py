@@ -1,0 +1,50 @@
+"""The Telegram messages that show each session, by purpose — kept for the front end.
+
+A purpose names what a message is for: ``table`` (the group's table, lobby or
+result), ``hand:<seat>`` (that seat's message in the player's private chat).
+Each stored message records the session version it shows, so a restart draws
+only what is behind. Ephemeral hands (``eph:<seat>``) are not stored: Telegram
+cannot post them again, and they vanish when the client closes them.
+"""
+
+from __future__ import annotations
+
+from storage import MessageRef, Store
+
+TABLE = "table"
+
+
+def hand_purpose(seat: int) -> str:
+    """The purpose of a seat's private hand message."""
+    return f"hand:{seat}"
+
+
+def ephemeral_purpose(seat: int) -> str:
+    """The purpose of a seat's ephemeral hand in a group (kept in memory only)."""
+    return f"eph:{seat}"
+
+
+class Messages:
+    """Where each session is shown, over a Store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def of(self, session_id: int) -> list[MessageRef]:
+        """Every stored message of the session."""
+        return await self._store.messages_of(session_id)
+
+    async def posted(
+        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+    ) -> None:
+        """A message was (re)posted for ``purpose``, showing ``version``."""
+        ref = MessageRef(purpose, chat_id, message_id, None, version, version)
+        await self._store.set_message(session_id, ref)
+
+    async def shown(self, session_id: int, purpose: str, version: int) -> None:
+        """The message of ``purpose`` now shows ``version``."""
+        await self._store.mark_shown(session_id, purpose, version)
+
+    async def forget(self, session_id: int, purpose: str) -> None:
+        """The message of ``purpose`` is no longer ours to update."""
+        await self._store.drop_message(session_id, purpose)

@@ -1,0 +1,120 @@
+"""The session layer's types: who sits where, a table's snapshot, outcomes, refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games import Game
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits in a seat: a human (``user_id``) or a computer (``level``)."""
+
+    user_id: int | None
+    name: str
+    level: str | None
+    timeouts: int = 0
+    #: a computer standing in for a human who left or timed out: that human's id
+    #: (they may take the seat back); None otherwise
+    stands_in_for: int | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """True for a computer seat."""
+        return self.level is not None
+
+
+@dataclass(frozen=True)
+class Session:
+    """A snapshot of one table; ``game`` is a private copy, safe to keep."""
+
+    id: int
+    chat_id: int | None
+    kind: str
+    game_id: str
+    status: str
+    creator_id: int
+    seats: list[Player]
+    options: dict[str, Any]
+    timer: int | None
+    version: int
+    deadline: float | None
+    game: Game | None
+    result: dict[str, Any] | None
+    created_at: float
+    seed: int | None = None
+    moves: int = 0
+    #: the last finished deal's points while the next deal is on
+    #: (``{"deal_no": n, "scores": [...]}``), or None
+    last_deal: dict[str, Any] | None = None
+    #: the purposes of the messages that must show this version (``table``,
+    #: ``hand:<seat>``): what the change that made it altered for whom
+    changed: tuple[str, ...] = field(default=(), compare=False)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None."""
+        for index, player in enumerate(self.seats):
+            if player.user_id == user_id:
+                return index
+        return None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``game.view(seat)`` (None: the public view), with ``last_deal_scores`` while the
+        deal after a finished one is played; Refusal ``not_running`` in a lobby."""
+        if self.game is None:
+            raise Refusal("not_running", "the game has not started")
+        view = self.game.view(seat)
+        last = self.last_deal
+        if last and view.get("deal_no") == last.get("deal_no") and not view.get("finished"):
+            view["last_deal_scores"] = list(last["scores"])
+        return view
+
+    def hand_key(self, seat: int) -> tuple[Any, ...]:
+        """What a seat's own hand message shows: its cards and its moves."""
+        if self.game is None:
+            return ()
+        view = self.game.view(seat)
+        return (self.status, repr(view.get("hand")), tuple(view.get("legal", ())))
+
+    @property
+    def humans(self) -> list[int]:
+        """The user ids of the humans seated, in seat order."""
+        return [p.user_id for p in self.seats if p.user_id is not None]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose move is awaited, or None."""
+        return None if self.game is None or self.status != "running" else self.game.to_move
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a committed change produced, for rendering."""
+
+    session: Session
+    events: list[dict[str, Any]]
+    actor: int | None
+    by_computer: bool
+
+
+class Refusal(Exception):
+    """A typed "no": nothing changed. ``code`` is from docs/sessions-api.md."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+class Computer(Protocol):
+    """A computer player: picks an action from what its seat may see."""
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        """One of ``view["legal"]``."""
+        ...
+
+
+Subscriber = Callable[[Outcome], Awaitable[None]]

@@ -1,0 +1,212 @@
+"""The ``Store`` protocol: everything Koloda keeps, as intent-level operations.
+
+The session layer (``sessions/``) talks to storage only through this protocol:
+no driver types, no SQL. Two implementations stand behind it and pass the same
+contract tests (``tests/test_store_contract.py``): SQLite
+(:class:`storage.sqlite.SqliteStore`, the default) and PostgreSQL
+(:class:`storage.postgres.PostgresStore`, for several workers).
+
+Every write method is one transaction: it either happens entirely or not at
+all. A session is saved as ``UPDATE … WHERE id = ? AND version = ?``; a store
+that finds another version raises :class:`StaleVersion` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from storage.records import (
+    InviteRecord,
+    InviteUse,
+    MessageRef,
+    MoveRecord,
+    ResultRecord,
+    SessionRecord,
+    TallyRow,
+)
+
+
+class StaleVersion(Exception):
+    """The session's stored version is not the one the change was based on."""
+
+
+class ChatBusy(Exception):
+    """The group chat already has a lobby or a running game."""
+
+
+class InviteUsed(Exception):
+    """The invite code is unknown or was used already (checked inside the transaction)."""
+
+
+class DatabaseUnusable(Exception):
+    """The database cannot be used: corrupt, newer schema, locked, unreachable.
+
+    The message is one line an operator can act on.
+    """
+
+
+class Store(Protocol):
+    """Koloda's durable state. Open with ``storage.open_store(url)``; ``close()`` when done."""
+
+    async def close(self) -> None:
+        """Finish pending writes and release the connections."""
+        ...
+
+    # ------------------------------------------------------------ sessions
+
+    async def create_session(
+        self, record: SessionRecord, *, invite: InviteRecord | None = None
+    ) -> int:
+        """Insert a new session (``record.id`` ignored) with its seats; its new id.
+
+        Seated humans' names are remembered (users). ``invite`` is stored with
+        it, for the new session's id (its ``session`` field is ignored).
+        Raises :class:`ChatBusy` if ``record`` is a group session and that chat
+        already has an open (lobby or running) one.
+        """
+        ...
+
+    async def save_session(
+        self,
+        record: SessionRecord,
+        based_on: int,
+        *,
+        seats: bool = False,
+        move: MoveRecord | None = None,
+        results: Sequence[ResultRecord] = (),
+        invite: InviteUse | None = None,
+        wanted: Sequence[str] = (),
+    ) -> None:
+        """Store ``record`` over the stored version ``based_on``, in one transaction.
+
+        - :class:`StaleVersion` if the stored version is not ``based_on``
+          (nothing is written);
+        - ``seats``: the seat rows are rewritten and seated humans' names remembered;
+        - ``move``: appended to the move log;
+        - ``results``: the finished match's tally rows;
+        - ``invite``: that code is used up by that user — :class:`InviteUsed`
+          (nothing written) if it is unknown or already used;
+        - ``wanted``: purposes of this session's messages that must now show
+          ``record.version`` (their ``wanted`` is raised to it).
+        """
+        ...
+
+    async def load_session(self, session_id: int) -> SessionRecord | None:
+        """The stored session with its seats, or None."""
+        ...
+
+    async def session_version(self, session_id: int) -> int | None:
+        """The stored version of a session (cheap: to check a cache), or None."""
+        ...
+
+    async def open_session_ids(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[int]:
+        """Ids of lobby and running sessions, oldest first; only those of group chat
+        ``chat_id`` and/or those ``user_id`` sits in, when given."""
+        ...
+
+    async def ended_session_ids(self, since: float) -> list[int]:
+        """Ids of sessions finished or cancelled at ``since`` (a time.time()) or later."""
+        ...
+
+    async def chat_session_ids(self, chat_id: int) -> list[int]:
+        """Ids of every lobby or running session created in ``chat_id`` (any kind)."""
+        ...
+
+    async def finished_session_ids(self, chat_id: int, limit: int) -> list[int]:
+        """The chat's last ``limit`` finished sessions, newest first."""
+        ...
+
+    async def moves_of(self, session_id: int) -> list[MoveRecord]:
+        """The session's move log, oldest first."""
+        ...
+
+    async def move_at_version(self, session_id: int, version: int) -> MoveRecord | None:
+        """The move made at session ``version``, if one was."""
+        ...
+
+    # ------------------------------------------------------------ background work
+
+    async def due_session_ids(self, now: float) -> list[int]:
+        """Running sessions whose background work is due (``record.due <= now``)."""
+        ...
+
+    async def claim(
+        self, session_id: int, version: int, owner: str, now: float, until: float
+    ) -> bool:
+        """Take the lease on ``session_id``'s background work at ``version`` (a timer's
+        expiry or a computer's turn) for ``owner`` until ``until`` (times are time.time()).
+
+        True if taken: no other owner holds a lease on that version that is
+        still valid at ``now``. A newer version replaces any lease. So with
+        several workers each piece of due work is done by one, and by another
+        if that one dies.
+        """
+        ...
+
+    # ------------------------------------------------------------ tally
+
+    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
+        """Per user and game in one chat: played, wins, points; most wins first."""
+        ...
+
+    async def user_stats(self, user_id: int) -> list[TallyRow]:
+        """One user's record per game across every chat."""
+        ...
+
+    # ------------------------------------------------------------ messages
+
+    async def set_message(self, session_id: int, ref: MessageRef) -> None:
+        """Remember (or replace) the message that shows ``session_id`` for ``ref.purpose``
+        (with its ``shown`` and ``wanted`` versions)."""
+        ...
+
+    async def drop_message(self, session_id: int, purpose: str) -> None:
+        """Forget the message of ``purpose``."""
+        ...
+
+    async def messages_of(self, session_id: int) -> list[MessageRef]:
+        """Every remembered message of a session, by purpose."""
+        ...
+
+    async def mark_shown(self, session_id: int, purpose: str, version: int) -> None:
+        """The message of ``purpose`` now shows ``version`` (``shown`` never goes back)."""
+        ...
+
+    async def behind_session_ids(self) -> list[int]:
+        """Sessions with a message that shows an older version than it should."""
+        ...
+
+    # ------------------------------------------------------------ users and chats
+
+    async def remember_user(self, user_id: int, name: str) -> None:
+        """Record a user's current display name (creating the user)."""
+        ...
+
+    async def set_language(self, scope: str, key: int, language: str) -> None:
+        """Store the language of a user or chat (``scope``: ``user`` | ``chat``)."""
+        ...
+
+    async def language(self, scope: str, key: int) -> str | None:
+        """The stored language of a user or chat, or None."""
+        ...
+
+    async def set_reachable(self, user_id: int, reachable: bool) -> None:
+        """Mark whether the bot can write to the user's private chat."""
+        ...
+
+    async def reachable(self, user_id: int) -> bool:
+        """False only if the user was marked unreachable."""
+        ...
+
+    # ------------------------------------------------------------ invites
+
+    async def insert_invite(self, invite: InviteRecord) -> None:
+        """Store a new invite code."""
+        ...
+
+    async def load_invite(self, code: str) -> InviteRecord | None:
+        """The invite with ``code`` as committed, or None."""
+        ...

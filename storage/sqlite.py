@@ -1,0 +1,536 @@
+"""The SQLite :class:`~storage.protocol.Store`: every SQL statement for SQLite.
+
+One file, WAL, ``synchronous=FULL``; writes go through the
+:class:`~storage.database.Database`'s group commit (many moves, one fsync),
+reads through its second connection (committed data only).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import aiosqlite
+import orjson
+
+from storage.database import Database, Row
+from storage.protocol import ChatBusy, InviteUsed, StaleVersion
+from storage.records import (
+    InviteRecord,
+    InviteUse,
+    MessageRef,
+    MoveRecord,
+    ResultRecord,
+    SeatRecord,
+    SessionRecord,
+    TallyRow,
+)
+from storage.tables import TABLES, NotEmpty, Table
+
+Tx = aiosqlite.Connection
+
+
+def dump_json(value: Any) -> str | None:
+    """Compact JSON text (orjson: number keys become strings), None for None."""
+    return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def load_json(text: str | bytes | None) -> Any:
+    """The value of stored JSON text (None stays None)."""
+    return None if text is None else orjson.loads(text)
+
+
+_SESSION_COLUMNS = (
+    "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
+    " deadline, result, created, updated, due, last_deal"
+)
+_SELECT_MOVES = "SELECT n, seat, action, by_computer, time, version FROM moves"
+_SELECT_INVITE = "SELECT code, session, creator, expires, used_by FROM invites WHERE code = ?"
+_TALLY = (
+    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, COUNT(*) AS played,"
+    " SUM(r.won) AS wins, SUM(r.points) AS points"
+    " FROM results AS r LEFT JOIN users AS u ON u.id = r.user_id"
+)
+_TALLY_ORDER = (
+    " GROUP BY r.user_id, r.game ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
+)
+#: the session row and its seats in one statement (one snapshot: a save between
+#: two queries could otherwise pair a session with another version's seats)
+_SELECT_SESSION = (
+    "SELECT s.*, (SELECT json_group_array("
+    "json_array(user_id, name, level, timeouts, stands_in_for))"
+    " FROM (SELECT * FROM seats WHERE session = s.id ORDER BY seat)) AS seat_rows"
+    " FROM sessions AS s WHERE s.id = ?"
+)
+_SCOPES = {"user": "users", "chat": "chats"}
+
+
+class SqliteStore:
+    """The default store: one SQLite file (``sqlite:///path``)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, url: str) -> SqliteStore:
+        """Open (creating and migrating if needed) the file named by ``url``."""
+        return cls(await Database.open(url))
+
+    async def close(self) -> None:
+        """Finish pending writes and close the file."""
+        await self.db.close()
+
+    # ------------------------------------------------------------ sessions
+
+    async def create_session(
+        self, record: SessionRecord, *, invite: InviteRecord | None = None
+    ) -> int:
+        """Insert a new session with its seats; its id (:class:`ChatBusy` if taken)."""
+
+        async def work(tx: Tx) -> int:
+            try:
+                cursor = await tx.execute(
+                    f"INSERT INTO sessions ({_SESSION_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*_session_values(record), record.updated or record.created,
+                     record.due, dump_json(record.last_deal)),
+                )
+            except sqlite3.IntegrityError as error:
+                if "sessions.chat_id" in str(error):
+                    raise ChatBusy(str(record.chat_id)) from error
+                raise
+            session_id = cursor.lastrowid
+            assert session_id is not None
+            await _write_seats(tx, session_id, record.seats)
+            if invite is not None:
+                await _insert_invite(tx, InviteRecord(
+                    invite.code, session_id, invite.creator, invite.expires, invite.used_by
+                ))
+            return session_id
+
+        return await self.db.write(work)
+
+    async def save_session(
+        self,
+        record: SessionRecord,
+        based_on: int,
+        *,
+        seats: bool = False,
+        move: MoveRecord | None = None,
+        results: Sequence[ResultRecord] = (),
+        invite: InviteUse | None = None,
+        wanted: Sequence[str] = (),
+    ) -> None:
+        """Store ``record`` over version ``based_on`` with what goes with it, in one
+        transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
+
+        async def work(tx: Tx) -> None:
+            cursor = await tx.execute(
+                "UPDATE sessions SET chat_id = ?, kind = ?, game = ?, status = ?, creator = ?,"
+                " options = ?, timer = ?, seed = ?, version = ?, moves = ?, state = ?,"
+                " deadline = ?, result = ?, created = ?, updated = ?, due = ?, last_deal = ?"
+                " WHERE id = ? AND version = ?",
+                (
+                    *_session_values(record),
+                    record.updated or record.created,
+                    record.due,
+                    dump_json(record.last_deal),
+                    record.id,
+                    based_on,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(f"session {record.id} is no longer at version {based_on}")
+            if invite is not None:
+                cursor = await tx.execute(
+                    "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
+                    (invite.user_id, invite.code),
+                )
+                if cursor.rowcount != 1:
+                    raise InviteUsed(invite.code)
+            if seats:
+                await tx.execute("DELETE FROM seats WHERE session = ?", (record.id,))
+                await _write_seats(tx, record.id, record.seats)
+            if move is not None:
+                await tx.execute(
+                    "INSERT INTO moves (session, n, seat, action, by_computer, time, version)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (record.id, move.n, move.seat, move.action, int(move.by_computer),
+                     move.time, move.version),
+                )
+            await tx.executemany(
+                "INSERT INTO results (session, user_id, chat_id, game, seat, won, points, time)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (record.id, share.user_id, record.chat_id, record.game, share.seat,
+                     int(share.won), share.points, share.time)
+                    for share in results
+                ],
+            )
+            if wanted:
+                await tx.executemany(
+                    "UPDATE messages SET wanted = MAX(wanted, ?) WHERE session = ? AND purpose = ?",
+                    [(record.version, record.id, purpose) for purpose in wanted],
+                )
+
+        await self.db.write(work)
+
+    async def load_session(self, session_id: int) -> SessionRecord | None:
+        """The stored session with its seats, or None."""
+        row = await self.db.fetchone(_SELECT_SESSION, (session_id,))
+        return None if row is None else _session_record(row)
+
+    async def session_version(self, session_id: int) -> int | None:
+        """The stored version of a session, or None."""
+        row = await self.db.fetchone("SELECT version FROM sessions WHERE id = ?", (session_id,))
+        return None if row is None else int(row[0])
+
+    async def open_session_ids(
+        self, *, chat_id: int | None = None, user_id: int | None = None
+    ) -> list[int]:
+        """Ids of lobby and running sessions (of a group chat, of a user)."""
+        sql = "SELECT id FROM sessions WHERE status IN ('lobby', 'running')"
+        params: list[Any] = []
+        if chat_id is not None:
+            sql += " AND kind = 'group' AND chat_id = ?"
+            params.append(chat_id)
+        if user_id is not None:
+            sql += " AND id IN (SELECT session FROM seats WHERE user_id = ?)"
+            params.append(user_id)
+        return await self._ids(sql + " ORDER BY id", params)
+
+    async def ended_session_ids(self, since: float) -> list[int]:
+        """Ids of sessions finished or cancelled at ``since`` or later."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE status IN ('finished', 'cancelled') AND updated >= ?"
+            " ORDER BY id",
+            (since,),
+        )
+
+    async def chat_session_ids(self, chat_id: int) -> list[int]:
+        """Ids of every lobby or running session created in ``chat_id``."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE chat_id = ? AND status IN ('lobby', 'running')"
+            " ORDER BY id",
+            (chat_id,),
+        )
+
+    async def finished_session_ids(self, chat_id: int, limit: int) -> list[int]:
+        """The chat's last ``limit`` finished sessions, newest first."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE chat_id = ? AND status = 'finished'"
+            " ORDER BY updated DESC, id DESC LIMIT ?",
+            (chat_id, limit),
+        )
+
+    async def moves_of(self, session_id: int) -> list[MoveRecord]:
+        """The session's move log, oldest first."""
+        rows = await self.db.fetchall(
+            f"{_SELECT_MOVES} WHERE session = ? ORDER BY n", (session_id,)
+        )
+        return [_move(row) for row in rows]
+
+    async def move_at_version(self, session_id: int, version: int) -> MoveRecord | None:
+        """The move made at session ``version``, if one was."""
+        row = await self.db.fetchone(
+            f"{_SELECT_MOVES} WHERE session = ? AND version = ? ORDER BY n LIMIT 1",
+            (session_id, version),
+        )
+        return None if row is None else _move(row)
+
+    # ------------------------------------------------------------ background work
+
+    async def due_session_ids(self, now: float) -> list[int]:
+        """Running sessions whose background work is due."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE due IS NOT NULL AND due <= ? AND status = 'running'"
+            " ORDER BY due, id",
+            (now,),
+        )
+
+    async def claim(
+        self, session_id: int, version: int, owner: str, now: float, until: float
+    ) -> bool:
+        """Take the lease on the session's background work at ``version``."""
+
+        async def work(tx: Tx) -> bool:
+            cursor = await tx.execute(
+                "INSERT INTO claims (session, version, owner, until) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session) DO UPDATE SET version = excluded.version,"
+                " owner = excluded.owner, until = excluded.until"
+                " WHERE claims.version < excluded.version OR claims.owner = excluded.owner"
+                " OR claims.until <= ?",
+                (session_id, version, owner, until, now),
+            )
+            return cursor.rowcount == 1
+
+        return await self.db.write(work)
+
+    # ------------------------------------------------------------ tally
+
+    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
+        """Per user and game in one chat: played, wins, points; best first."""
+        sql = _TALLY + " WHERE r.chat_id = ?"
+        params: list[Any] = [chat_id]
+        if game is not None:
+            sql += " AND r.game = ?"
+            params.append(game)
+        return _tally_rows(await self.db.fetchall(sql + _TALLY_ORDER, params))
+
+    async def user_stats(self, user_id: int) -> list[TallyRow]:
+        """One user's record per game across every chat."""
+        rows = await self.db.fetchall(
+            _TALLY + " WHERE r.user_id = ?" + _TALLY_ORDER, (user_id,)
+        )
+        return _tally_rows(rows)
+
+    # ------------------------------------------------------------ messages
+
+    async def set_message(self, session_id: int, ref: MessageRef) -> None:
+        """Remember (or replace) the message of ``ref.purpose``."""
+        await self.db.write(
+            lambda tx: tx.execute(
+                "INSERT OR REPLACE INTO messages"
+                " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
+                 ref.shown, ref.wanted),
+            )
+        )
+
+    async def drop_message(self, session_id: int, purpose: str) -> None:
+        """Forget the message of ``purpose``."""
+        await self.db.write(
+            lambda tx: tx.execute(
+                "DELETE FROM messages WHERE session = ? AND purpose = ?", (session_id, purpose)
+            )
+        )
+
+    async def messages_of(self, session_id: int) -> list[MessageRef]:
+        """Every remembered message of a session, by purpose."""
+        rows = await self.db.fetchall(
+            "SELECT purpose, chat_id, message_id, inline_message_id, shown, wanted FROM messages"
+            " WHERE session = ? ORDER BY purpose",
+            (session_id,),
+        )
+        return [MessageRef(*row) for row in rows]
+
+    async def mark_shown(self, session_id: int, purpose: str, version: int) -> None:
+        """The message of ``purpose`` now shows ``version``."""
+        await self.db.write(
+            lambda tx: tx.execute(
+                "UPDATE messages SET shown = MAX(shown, ?) WHERE session = ? AND purpose = ?",
+                (version, session_id, purpose),
+            )
+        )
+
+    async def behind_session_ids(self) -> list[int]:
+        """Sessions with a message that shows an older version than it should."""
+        return await self._ids(
+            "SELECT DISTINCT session FROM messages WHERE shown < wanted ORDER BY session"
+        )
+
+    # ------------------------------------------------------------ users and chats
+
+    async def remember_user(self, user_id: int, name: str) -> None:
+        """Record a user's current display name."""
+        await self.db.write(lambda tx: _remember_user(tx, user_id, name))
+
+    async def set_language(self, scope: str, key: int, language: str) -> None:
+        """Store the language of a user or chat."""
+        table = _scope_table(scope)
+        await self.db.write(
+            lambda tx: tx.execute(
+                f"INSERT INTO {table} (id, language) VALUES (?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET language = excluded.language",
+                (key, language),
+            )
+        )
+
+    async def language(self, scope: str, key: int) -> str | None:
+        """The stored language of a user or chat, or None."""
+        row = await self.db.fetchone(
+            f"SELECT language FROM {_scope_table(scope)} WHERE id = ?", (key,)
+        )
+        return None if row is None else row["language"]
+
+    async def set_reachable(self, user_id: int, reachable: bool) -> None:
+        """Mark whether the bot can write to the user's private chat."""
+        await self.db.write(
+            lambda tx: tx.execute(
+                "INSERT INTO users (id, reachable) VALUES (?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET reachable = excluded.reachable",
+                (user_id, int(reachable)),
+            )
+        )
+
+    async def reachable(self, user_id: int) -> bool:
+        """False only if the user was marked unreachable."""
+        row = await self.db.fetchone("SELECT reachable FROM users WHERE id = ?", (user_id,))
+        return row is None or bool(row["reachable"])
+
+    # ------------------------------------------------------------ invites
+
+    async def insert_invite(self, invite: InviteRecord) -> None:
+        """Store a new invite code."""
+        await self.db.write(lambda tx: _insert_invite(tx, invite))
+
+    async def load_invite(self, code: str) -> InviteRecord | None:
+        """The invite with ``code`` as committed, or None."""
+        row = await self.db.fetchone(_SELECT_INVITE, (code,))
+        return None if row is None else InviteRecord(*row)
+
+    # ------------------------------------------------------------ copying (storage.copy)
+
+    async def export_tables(
+        self, tables: Sequence[Table] = TABLES, batch: int = 500
+    ) -> AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]:
+        """Every row of ``tables`` in batches, as plain values (JSON decoded, flags
+        as bool), all read in one snapshot."""
+        async with self.db.snapshot() as connection:
+            for table in tables:
+                sql = f"SELECT {', '.join(table.columns)} FROM {table.name} ORDER BY {table.key}"
+                async with connection.execute(sql) as cursor:
+                    while rows := list(await cursor.fetchmany(batch)):
+                        yield table, [_plain(table, row) for row in rows]
+
+    async def import_tables(
+        self, batches: AsyncIterator[tuple[Table, list[tuple[Any, ...]]]]
+    ) -> dict[str, int]:
+        """Insert the rows of an export into this empty store, in one transaction;
+        the count per table (:class:`NotEmpty` if the store holds data)."""
+        counts = {table.name: 0 for table in TABLES}
+        async with self.db.transaction() as tx:
+            for table in TABLES:
+                found = list(await tx.execute_fetchall(f"SELECT 1 FROM {table.name} LIMIT 1"))
+                if found:
+                    raise NotEmpty(f"the destination already has {table.name}")
+            async for table, rows in batches:
+                marks = ", ".join("?" for _ in table.columns)
+                await tx.executemany(
+                    f"INSERT INTO {table.name} ({', '.join(table.columns)}) VALUES ({marks})",
+                    [_stored(table, row) for row in rows],
+                )
+                counts[table.name] = counts.get(table.name, 0) + len(rows)
+        return counts
+
+    # ------------------------------------------------------------ helpers
+
+    async def _ids(self, sql: str, params: Sequence[Any] = ()) -> list[int]:
+        return [int(row[0]) for row in await self.db.fetchall(sql, params)]
+
+
+def _session_values(record: SessionRecord) -> tuple[Any, ...]:
+    return (
+        record.chat_id,
+        record.kind,
+        record.game,
+        record.status,
+        record.creator,
+        dump_json(record.options),
+        record.timer,
+        record.seed,
+        record.version,
+        record.moves,
+        dump_json(record.state),
+        record.deadline,
+        dump_json(record.result),
+        record.created,
+    )
+
+
+async def _write_seats(tx: Tx, session_id: int, seats: list[SeatRecord]) -> None:
+    await tx.executemany(
+        "INSERT INTO seats (session, seat, user_id, name, level, timeouts, stands_in_for)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (session_id, index, seat.user_id, seat.name, seat.level, seat.timeouts,
+             seat.stands_in_for)
+            for index, seat in enumerate(seats)
+        ],
+    )
+    for seat in seats:
+        if seat.user_id is not None:
+            await _remember_user(tx, seat.user_id, seat.name)
+
+
+async def _remember_user(tx: Tx, user_id: int, name: str) -> None:
+    await tx.execute(
+        "INSERT INTO users (id, name) VALUES (?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        (user_id, name),
+    )
+
+
+async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:
+    await tx.execute(
+        "INSERT INTO invites (code, session, creator, expires, used_by) VALUES (?, ?, ?, ?, ?)",
+        (invite.code, invite.session, invite.creator, invite.expires, invite.used_by),
+    )
+
+
+def _session_record(row: Row) -> SessionRecord:
+    return SessionRecord(
+        id=row["id"],
+        chat_id=row["chat_id"],
+        kind=row["kind"],
+        game=row["game"],
+        status=row["status"],
+        creator=row["creator"],
+        options=load_json(row["options"]),
+        timer=row["timer"],
+        seed=row["seed"],
+        version=row["version"],
+        moves=row["moves"],
+        state=load_json(row["state"]),
+        deadline=row["deadline"],
+        result=load_json(row["result"]),
+        created=row["created"],
+        seats=[SeatRecord(*seat) for seat in load_json(row["seat_rows"])],
+        due=row["due"],
+        last_deal=load_json(row["last_deal"]),
+        updated=row["updated"],
+    )
+
+
+def _move(row: Row) -> MoveRecord:
+    return MoveRecord(
+        row["n"], row["seat"], row["action"], bool(row["by_computer"]), row["time"], row["version"]
+    )
+
+
+def _tally_rows(rows: list[Row]) -> list[TallyRow]:
+    return [
+        TallyRow(r["user_id"], r["name"], r["game"], r["played"], r["wins"], _number(r["points"]))
+        for r in rows
+    ]
+
+
+def _number(value: float) -> float:
+    """Whole points as ints (they are stored as REAL)."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _plain(table: Table, row: Row) -> tuple[Any, ...]:
+    return tuple(
+        load_json(value) if column in table.json
+        else bool(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
+
+
+def _stored(table: Table, row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        dump_json(value) if column in table.json
+        else int(value) if column in table.flags and value is not None
+        else value
+        for column, value in zip(table.columns, row, strict=True)
+    )
+
+
+def _scope_table(scope: str) -> str:
+    if scope not in _SCOPES:
+        raise ValueError(f"scope must be 'user' or 'chat', not {scope!r}")
+    return _SCOPES[scope]
