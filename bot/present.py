@@ -122,6 +122,8 @@ class Presenter:
                 session.version,
                 repost=repost_table,
                 final=over,
+                # the table is where everyone sees the move and whose turn is next
+                urgent=session.status == "running",
             )
         for seat, player in enumerate(session.seats):
             if player.user_id is None:
