@@ -43,7 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
-from tests.fake_telegram import Call, FakeTelegram, FakeUser, StoredMessage  # noqa: E402
+from tests.fake_telegram import (  # noqa: E402
+    MESSAGE_METHODS,
+    Call,
+    FakeTelegram,
+    FakeUser,
+    FloodLimits,
+    StoredMessage,
+)
 
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 GAMES = {"eleven": 2, "king": 4}
@@ -96,10 +103,16 @@ class BotProcess:
 
     @classmethod
     async def start(
-        cls, fake: FakeTelegram, database: Path, profile: str | None = None, timeout: float = 600
+        cls,
+        fake: FakeTelegram,
+        database: Path,
+        profile: str | None = None,
+        timeout: float = 600,
+        *,
+        limits: bool = False,
     ) -> BotProcess:
         """Start the bot and wait until it has registered its commands (it then polls)."""
-        env = fake.bot_environment(database, KOLODA_FLOOD_LIMITS="off")
+        env = fake.bot_environment(database, KOLODA_FLOOD_LIMITS="on" if limits else "off")
         command = [sys.executable, "-m", "bot"]
         if profile:
             command = [sys.executable, "-c", _PROFILED, profile]
@@ -192,6 +205,7 @@ class Press:
     data: str
     session: int
     version: int
+    pressed_at: float = 0.0
 
 
 class Table:
@@ -252,9 +266,12 @@ class Table:
             return False
         return True
 
-    async def until(self, condition: Any, timeout: float = 60.0) -> None:
+    #: seconds to wait for each step of opening a table (longer when deliveries are paced)
+    open_timeout = 60.0
+
+    async def until(self, condition: Any, timeout: float | None = None) -> None:
         """Wait until ``condition()`` holds."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.open_timeout if timeout is None else timeout)
         while not condition():
             if time.monotonic() > deadline or not await self.wait(deadline - time.monotonic()):
                 if condition():
@@ -521,23 +538,197 @@ async def run_setting(
     return result
 
 
+# ---------------------------------------------------------------- with Telegram's limits
+
+
+@dataclass
+class Budget:
+    """What a run with the flood limits on saw: deliveries by kind, lags, 429s."""
+
+    deliveries: dict[str, int] = field(default_factory=dict)
+    lags: list[float] = field(default_factory=list)
+    too_many: int = 0
+    recording: bool = False
+
+    def count(self, call: Call) -> None:
+        """Listener of the fake server: every send and edit, by kind."""
+        if not self.recording or call.method not in MESSAGE_METHODS:
+            return
+        if not call.ok:
+            self.too_many += bool(call.error and call.error.startswith("Too Many"))
+            return
+        if "Ephemeral" in call.method or "ephemeral_message_parameters" in call.params:
+            kind = "ephemeral"
+        elif (call.chat_id or 0) < 0:
+            kind = "table"
+        else:
+            kind = "hand"
+        self.deliveries[kind] = self.deliveries.get(kind, 0) + 1
+
+
+class ThinkingTable(Table):
+    """A table whose humans think ``think`` seconds on average before each move, and
+    which notes how long each move took to show on the group's table."""
+
+    open_timeout = 900.0
+
+    def __init__(self, *args: Any, think: float, budget: Budget, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.think = think
+        self.budget = budget
+        self.moves = 0
+        self.waiting: list[tuple[float, float]] = []  # (pressed, answered) not yet shown
+
+    def seen(self, call: Call, message: StoredMessage | None) -> None:
+        """A group delivery shows every move answered before it was sent."""
+        if message is not None and call.chat_id == self.group.id and self.waiting:
+            now = time.perf_counter()
+            shown = [w for w in self.waiting if w[1] <= now]
+            self.waiting = [w for w in self.waiting if w[1] > now]
+            if self.budget.recording:
+                self.budget.lags += [now - pressed for pressed, _ in shown]
+        super().seen(call, message)
+
+    def answered(self, query: str, refused: bool) -> None:
+        """A press answered without a refusal is a move made."""
+        press = self.pressed.get(query)
+        if press is not None and not refused:
+            self.moves += self.budget.recording
+            self.waiting.append((press.pressed_at, time.perf_counter()))
+        super().answered(query, refused)
+
+    async def play_thinking(self, stop_at: float) -> None:
+        """Think, press the newest move button, and again, until ``stop_at``."""
+        last = (0, -1)
+        while time.perf_counter() < stop_at:
+            if self.result is not None and self.result.message_id and self._over():
+                await self.rematch(Stats())
+                last = (0, -1)
+                continue
+            press = self.next_press()
+            if press is None or (press.session, press.version) <= last:
+                await self.wait(1.0)
+                continue
+            await asyncio.sleep(self.rng.expovariate(1 / self.think))
+            press = self.next_press() or press  # what the buttons show after thinking
+            if (press.session, press.version) <= last:
+                continue
+            press.pressed_at = time.perf_counter()
+            self.session = press.session
+            query = self.fake.push_callback(
+                press.user, self.private[press.user.id], press.message.message_id, press.data
+            )
+            self.queries[query], self.pressed[query] = self, press
+            last = (press.session, press.version)
+
+
+@dataclass
+class LimitedResult:
+    """One limits-on setting's numbers."""
+
+    game: str
+    tables: int
+    seconds: float
+    think: float
+    moves: int
+    per_table: list[int]
+    budget: Budget
+    unshown: list[float]
+
+    def row(self) -> str:
+        """A Markdown table row."""
+        made = self.moves / self.seconds
+        offered = self.tables / self.think
+        per_move = {k: v / self.moves for k, v in sorted(self.budget.deliveries.items())}
+        total = sum(per_move.values())
+        kinds = ", ".join(f"{k} {v:.2f}" for k, v in per_move.items())
+        lags = sorted(self.budget.lags + self.unshown) or [float("nan")]
+        counts = sorted(self.per_table)
+        return (
+            f"| {self.game} | {self.tables} | {made:.1f} ({offered:.1f}) | {total:.2f} "
+            f"({kinds}) | {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
+            f"{lags[-1]:.1f} s | {counts[0]} / {counts[len(counts) // 2]} "
+            f"| {self.budget.too_many} |"
+        )
+
+
+LIMITED_HEADER = (
+    "| game | tables | moves/s made (offered) | deliveries per move (by kind) "
+    "| press → table shows it p50 / p95 / max | moves per table min / median | 429s |\n"
+    "|---|---|---|---|---|---|---|"
+)
+
+
+async def run_limited(
+    game: str, count: int, seconds: float, think: float, workdir: Path, seed: int
+) -> LimitedResult:
+    """The bot with its pacing on against a fake enforcing Telegram's limits, and
+    ``count`` tables of humans who think ``think`` s on average per move."""
+    fake = FakeTelegram(
+        flood=FloodLimits(
+            group_per_minute=20, private_per_second=1, private_burst=3, overall_per_second=30
+        )
+    )
+    fake.keep_calls = False
+    await fake.start()
+    stats, budget = Stats(), Budget()
+    traffic = Traffic(fake, stats)
+    fake.listeners.append(budget.count)
+    database = workdir / f"limited-{game}-{count}.sqlite3"
+    bot = await BotProcess.start(fake, database, limits=True)
+    rng = random.Random(seed)
+    try:
+        tables = [
+            ThinkingTable(fake, traffic.queries, game, n, rng, think=think, budget=budget)
+            for n in range(count)
+        ]
+        for table in tables:
+            traffic.add(table)
+        await asyncio.gather(*(table.open() for table in tables))
+        await asyncio.sleep(3)  # let the deals' deliveries go out
+        budget.recording = True
+        started = time.perf_counter()
+        await asyncio.gather(*(t.play_thinking(started + seconds) for t in tables))
+        budget.recording = False
+        now = time.perf_counter()
+        unshown = [now - pressed for t in tables for pressed, _ in t.waiting]
+        return LimitedResult(
+            game,
+            count,
+            now - started,
+            think,
+            sum(t.moves for t in tables),
+            [t.moves for t in tables],
+            budget,
+            unshown,
+        )
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
 # ---------------------------------------------------------------- idle memory
 
 
-async def seed_idle_games(database: Path, fake: FakeTelegram, count: int) -> None:
-    """``count`` running two-player Eleven games, stored as the bot stores them.
+async def seed_idle_games(database: Path, fake: FakeTelegram, count: int) -> list[Press]:
+    """``count`` running two-player Eleven games, stored as the bot stores them, every
+    message shown current; for each, the press its first player could make now.
 
     Made with the bot's own SessionManager (faster than 10,000 lobbies through
     Telegram); each table and hand message exists on the fake server and is
-    remembered in the database, as after a real game start.
+    remembered in the database with the version it shows, as after a real game
+    start that was delivered.
     """
-    from sessions import SessionManager
+    from bot.callback import Move
+    from sessions import Messages, SessionManager
 
     class NoComputer:
         async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
             raise AssertionError("no computer seats")
 
     manager = await SessionManager.open(f"sqlite:///{database}", NoComputer(), cache_size=16)
+    messages = Messages(manager.store)
+    presses: list[Press] = []
     try:
 
         async def one(n: int) -> None:
@@ -546,54 +737,85 @@ async def seed_idle_games(database: Path, fake: FakeTelegram, count: int) -> Non
             fake.started.update((alice.id, bob.id))
             session = await manager.create(group.id, "group", alice.id, alice.first_name, "eleven")
             await manager.join(session.id, bob.id, bob.first_name)
-            await manager.start(session.id, alice.id)
-            refs = [("table", group.id), ("hand:0", alice.id), ("hand:1", bob.id)]
-            for purpose, chat_id in refs:
+            started = (await manager.start(session.id, alice.id)).session
+            players = [alice, bob]
+            for seat, (purpose, chat_id) in enumerate(
+                [("hand:0", alice.id), ("hand:1", bob.id), ("table", group.id)]
+            ):
                 message = fake.seed_message(chat_id, "…")
-                await manager.set_message(session.id, purpose, chat_id, message.message_id)
+                await messages.posted(
+                    session.id, purpose, chat_id, message.message_id, started.version
+                )
+                to_move = started.to_move
+                if purpose.startswith("hand:") and seat == to_move and started.game is not None:
+                    action = started.game.legal_actions(seat)[0]
+                    data = Move(session.id, started.version, action).pack()
+                    presses.append(
+                        Press(players[seat], message, data, session.id, started.version)
+                    )
 
         for start in range(0, count, 200):
             await asyncio.gather(*(one(n) for n in range(start, min(count, start + 200))))
     finally:
         await manager.close()
+    return presses
 
 
-async def idle_rss(workdir: Path, count: int) -> dict[str, float]:
-    """The bot's RSS: empty database, then ``count`` idle running games after a restart."""
-    fake = FakeTelegram()
+async def restart_numbers(workdir: Path, count: int) -> dict[str, float]:
+    """The bot's RSS with an empty database; then a restart with ``count`` open games,
+    all current: start-up to polling, deliveries at start-up, the first press's answer
+    and table edit, RSS."""
+    fake = FakeTelegram(flood=FloodLimits(group_per_minute=20, private_per_second=1))
     fake.keep_calls = False
     await fake.start()
-    calls = 0
+    deliveries, polls = 0, 0
+    seen: dict[str, float] = {}
 
-    def count_calls(call: Call) -> None:
-        nonlocal calls
-        calls += call.method != "getUpdates"
+    def on_call(call: Call) -> None:
+        nonlocal deliveries, polls
+        if call.method == "getUpdates":
+            polls += 1
+            seen.setdefault("polling", time.perf_counter())
+        elif call.method in MESSAGE_METHODS:
+            deliveries += 1
+            seen.setdefault(f"{call.method}:{call.chat_id}", time.perf_counter())
+        elif call.method == "answerCallbackQuery":
+            seen.setdefault("answer", time.perf_counter())
 
-    fake.listeners.append(count_calls)
+    fake.listeners.append(on_call)
     numbers: dict[str, float] = {}
     try:
         empty = workdir / "idle-empty.sqlite3"
-        bot = await BotProcess.start(fake, empty)
+        bot = await BotProcess.start(fake, empty, limits=True)
         await asyncio.sleep(3)
         numbers["empty_rss"] = bot.rss_mb()
         await bot.stop()
 
         database = workdir / "idle.sqlite3"
         started = time.perf_counter()
-        await seed_idle_games(database, fake, count)
+        presses = await seed_idle_games(database, fake, count)
         numbers["seed_seconds"] = time.perf_counter() - started
-        calls = 0
+        deliveries, seen = 0, {}
         started = time.perf_counter()
-        bot = await BotProcess.start(fake, database)
-        numbers["startup_seconds"] = time.perf_counter() - started
-        last, quiet = -1, 0
-        # the restart re-renders every open table (3 messages a game): wait until it is done
-        while not (calls >= 3 * count and quiet >= 2) and quiet < 60:
-            await asyncio.sleep(1)
-            quiet = quiet + 1 if calls == last else 0
-            last = calls
-        numbers["settled_seconds"] = time.perf_counter() - started
-        numbers["restore_calls"] = calls
+        bot = await BotProcess.start(fake, database, limits=True)
+        while "polling" not in seen:
+            await asyncio.sleep(0.01)
+        numbers["startup_seconds"] = seen["polling"] - started
+        await asyncio.sleep(3)  # anything start-up would deliver has gone out by now
+        numbers["startup_deliveries"] = deliveries
+        press = presses[0]
+        pressed = time.perf_counter()
+        chat = fake.private(press.user)
+        fake.push_callback(press.user, chat, press.message.message_id, press.data)
+        while "answer" not in seen or not any(
+            key.startswith("editMessageText:-") for key in seen
+        ):
+            await asyncio.sleep(0.005)
+            if time.perf_counter() - pressed > 30:
+                break
+        numbers["first_answer_seconds"] = seen.get("answer", float("nan")) - pressed
+        edited = [v for k, v in seen.items() if k.startswith("editMessageText:-")]
+        numbers["first_table_seconds"] = (min(edited) if edited else float("nan")) - pressed
         numbers["idle_rss"] = bot.rss_mb()
         numbers["idle_peak_rss"] = bot.rss_mb("VmHWM")
         await bot.stop()
@@ -611,31 +833,42 @@ def loadavg() -> str:
 
 
 async def main(args: argparse.Namespace) -> None:
-    """Run every setting, then the idle part; print a Markdown report."""
-    games = [args.only] if args.only else list(GAMES)
-    counts = [args.games] if args.games else [1, 10, 50]
+    """Run the settings asked for; print a Markdown report."""
     print(f"# Koloda load benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print(f"cores: {os.cpu_count()}, load average before: {loadavg()}, ", end="")
     print(f"{args.seconds:.0f} s per setting")
-    print()
-    print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="koloda-load-") as tmp:
         workdir = Path(tmp)
-        for game in games if not args.idle_only else ():
-            for concurrent in counts:
-                result = await run_setting(
-                    game, concurrent, args.seconds, workdir, args.profile, args.seed
-                )
-                print(result.row(), flush=True)
+        if args.limits:
+            print(f"\n## With Telegram's limits on, humans think {args.think:.0f} s on average\n")
+            print(LIMITED_HEADER, flush=True)
+            for game in [args.only] if args.only else ["king"]:
+                for count in [args.games] if args.games else [10, 50, 200]:
+                    limited = await run_limited(
+                        game, count, args.seconds, args.think, workdir, args.seed
+                    )
+                    print(limited.row(), flush=True)
+        if not args.limits or args.closed:
+            print("\n## Limits off, no think time (raw capacity)\n")
+            print(HEADER, flush=True)
+            for game in [args.only] if args.only else list(GAMES):
+                for concurrent in [args.games] if args.games else [1, 10, 50]:
+                    result = await run_setting(
+                        game, concurrent, args.seconds, workdir, args.profile, args.seed
+                    )
+                    print(result.row(), flush=True)
         print(f"\nload average after: {loadavg()}")
-        if args.idle:
-            numbers = await idle_rss(workdir, args.idle)
+        if args.restart:
+            numbers = await restart_numbers(workdir, args.restart)
             print(
-                f"\nidle: empty database RSS {numbers['empty_rss']:.0f} MiB; "
-                f"{args.idle} running idle games (seeded in {numbers['seed_seconds']:.0f} s): "
-                f"start-up {numbers['startup_seconds']:.1f} s, re-render settled after "
-                f"{numbers['settled_seconds']:.0f} s ({numbers['restore_calls']:.0f} API calls), "
-                f"RSS {numbers['idle_rss']:.0f} MiB (peak {numbers['idle_peak_rss']:.0f} MiB)"
+                f"\nrestart: empty database RSS {numbers['empty_rss']:.0f} MiB; "
+                f"{args.restart} open games, all current (seeded in "
+                f"{numbers['seed_seconds']:.0f} s): start-up to polling "
+                f"{numbers['startup_seconds']:.1f} s, {numbers['startup_deliveries']:.0f} "
+                f"deliveries at start-up, first press answered after "
+                f"{numbers['first_answer_seconds']:.2f} s and its table edited after "
+                f"{numbers['first_table_seconds']:.2f} s; RSS {numbers['idle_rss']:.0f} MiB "
+                f"(peak {numbers['idle_peak_rss']:.0f} MiB)"
             )
 
 
@@ -643,10 +876,12 @@ def parse_args() -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per setting")
-    parser.add_argument("--games", type=int, default=0, help="only this G (default 1, 10, 50)")
+    parser.add_argument("--games", type=int, default=0, help="only this many tables")
     parser.add_argument("--only", choices=sorted(GAMES), help="only this game")
-    parser.add_argument("--idle", type=int, default=10_000, help="idle games (0: skip)")
-    parser.add_argument("--idle-only", action="store_true", help="only the idle-RSS part")
+    parser.add_argument("--limits", action="store_true", help="Telegram's limits on, think time")
+    parser.add_argument("--think", type=float, default=3.0, help="mean think time (--limits)")
+    parser.add_argument("--closed", action="store_true", help="with --limits: the raw part too")
+    parser.add_argument("--restart", type=int, default=10_000, help="open games (0: skip)")
     parser.add_argument("--profile", help="sample the bot's CPU, report to this file")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()

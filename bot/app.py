@@ -24,7 +24,7 @@ from telegram.request import HTTPXRequest
 
 from bot.config import Settings
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
-from bot.delivery import COALESCE, Delivery
+from bot.delivery import DEFER, Delivery
 from bot.handlers import admin, lobby, play, score, start
 from bot.handlers.common import unknown_buttons
 from bot.i18n import LANGUAGES, t
@@ -67,7 +67,7 @@ def build_application(
     computer: Computer,
     *,
     limits: Limits | None = None,
-    coalesce: float = COALESCE,
+    defer: float = DEFER,
 ) -> KolodaApp:
     """The configured Application; the session layer opens in ``startup``."""
     if limits is None:
@@ -93,7 +93,7 @@ def build_application(
     )
     app.bot_data.settings = settings
     app.bot_data.computer = computer
-    app.bot_data.coalesce = coalesce
+    app.bot_data.defer = defer
     for module in (start, lobby, play, score, admin):
         app.add_handlers(module.HANDLERS)
     app.add_handler(unknown_buttons())
@@ -116,7 +116,7 @@ async def startup(app: KolodaApp) -> None:
     ledger = SessionLedger(messages, prefs)
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
-    delivery = Delivery(app.bot, limiter, ledger, coalesce=app.bot_data.coalesce)
+    delivery = Delivery(app.bot, limiter, ledger, defer=app.bot_data.defer)
     presenter = Presenter(delivery, prefs, app.bot.username)
     kol = Koloda(manager, prefs, messages, delivery, presenter)
     ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)

@@ -35,8 +35,8 @@ class BotData:
     def __init__(self) -> None:
         self.settings: Settings | None = None
         self.computer: Computer | None = None
-        #: seconds a waiting player's hand may wait for newer screens (bot.delivery)
-        self.coalesce = 0.5
+        #: seconds a deferred screen may wait for a newer one (bot.delivery.DEFER)
+        self.defer = 10.0
         self.koloda: Koloda | None = None
 
 

@@ -44,9 +44,11 @@ MAX_SLOTS = 2048
 #: n-th retry (n × this many seconds).
 EDIT_TRIES = 3
 RETRY_PAUSE = 0.5
-#: Seconds a *lazy* slot's edit that leaves the buttons as they are may wait for
-#: newer screens (several such changes become one edit).
-COALESCE = 0.5
+#: Seconds a screen that is not urgent for its viewer (a player's own hand right
+#: after their move: they know what they played, and the table shows it) may wait
+#: for a newer one, so at a brisk table it goes out together with their next
+#: turn's buttons, as one edit: a move then costs the table and one hand.
+DEFER = 10.0
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -92,10 +94,10 @@ class _Slot:
     repost: bool = False
     edit_only: bool = False
     final: bool = False  # the session is over: forget the slot once delivered
-    lazy: bool = False  # changes that keep the buttons may wait (COALESCE)
+    wait: float = 0.0  # seconds the pending screen may wait for a newer one
     priority: int = NORMAL
     stored: bool = True  # its message id and version are kept in the Ledger
-    hurry: asyncio.Event | None = None  # set while a lazy delivery waits
+    hurry: asyncio.Event | None = None  # set to end a deferred screen's wait
 
 
 class Delivery:
@@ -107,12 +109,13 @@ class Delivery:
         limiter: FloodLimiter,
         ledger: Ledger,
         *,
-        coalesce: float = COALESCE,
+        defer: float = DEFER,
     ) -> None:
         self.bot = bot
         self.limiter = limiter
         self.ledger = ledger
-        self.coalesce = coalesce
+        #: the longest wait a deferred screen gets (0: every screen goes at once)
+        self.defer = defer
         self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
         self._sends: set[asyncio.Task[Any]] = set()
 
@@ -129,27 +132,28 @@ class Delivery:
         repost: bool = False,
         edit_only: bool = False,
         final: bool = False,
-        lazy: bool = False,
+        deferred: bool = False,
         urgent: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins).
 
         ``edit_only`` updates the message if there is one but never posts it;
         ``final`` (the session is over) lets the slot go once delivered;
-        ``lazy`` lets an edit that leaves the buttons as they are wait a moment,
-        so several such changes become one edit; ``urgent`` (the viewer's turn
-        starts) goes first when the bot's budget is short.
+        ``deferred`` (not urgent for the viewer) lets the edit wait up to
+        :data:`DEFER` seconds for a newer screen, which then goes instead, in
+        one edit; ``urgent`` (the viewer's turn starts) goes first when the
+        bot's budget is short.
         """
         slot = self._slot(session_id, purpose, chat_id)
         slot.edit_only = edit_only and not repost
         slot.final = final
-        slot.lazy = lazy and not final
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
-        slot.priority = URGENT if urgent else LATER if final and not urgent else NORMAL
+        slot.wait = self.defer if deferred and not final and not repost else 0.0
+        slot.priority = URGENT if urgent else LATER if deferred or final else NORMAL
         slot.repost = slot.repost or repost
-        if slot.hurry is not None and not self._may_wait(slot, screen):
+        if slot.hurry is not None and not slot.wait:
             slot.hurry.set()
         self._wake(slot)
 
@@ -215,7 +219,7 @@ class Delivery:
             return None
 
     async def flush(self) -> None:
-        """Wait until every slot has delivered its newest screen (lazy ones at once)."""
+        """Wait until every slot has delivered its newest screen (deferred ones at once)."""
         while True:
             workers = [s.worker for s in self._slots.values() if s.worker and not s.worker.done()]
             pending = [*workers, *self._sends]
@@ -262,8 +266,8 @@ class Delivery:
                     slot.pending = None
                     await self._shown(slot, slot.pending_version)
                     continue
-                if self._may_wait(slot, slot.pending):
-                    await self._coalesce(slot)
+                if slot.wait and slot.delivered is not None:
+                    await self._hold(slot)
                 await self.limiter.wait_turn(slot.chat_id, slot.priority)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
@@ -283,20 +287,10 @@ class Delivery:
                 del self._slots[key]
             self._forget_idle()
 
-    def _may_wait(self, slot: _Slot, screen: Screen) -> bool:
-        """True if delivering ``screen`` may wait: a lazy slot whose buttons stay as shown."""
-        return (
-            slot.lazy
-            and self.coalesce > 0
-            and slot.delivered is not None
-            and not slot.repost
-            and screen.rows == slot.delivered[1]
-        )
-
-    async def _coalesce(self, slot: _Slot) -> None:
-        """Wait ``coalesce`` seconds, or less if a screen with new buttons arrives."""
+    async def _hold(self, slot: _Slot) -> None:
+        """Wait ``slot.wait`` seconds, or less if a screen that may not wait arrives."""
         slot.hurry = hurry = asyncio.Event()
-        timer = asyncio.get_running_loop().call_later(self.coalesce, hurry.set)
+        timer = asyncio.get_running_loop().call_later(slot.wait, hurry.set)
         try:
             await hurry.wait()
         finally:

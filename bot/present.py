@@ -11,6 +11,7 @@ timeouts are drawn like human moves.
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from bot.delivery import Delivery
@@ -67,7 +68,7 @@ class Presenter:
                 await self.seat_released(
                     outcome.session, event["seat"], event["user_id"], event.get("why", "timeouts")
                 )
-        await self.refresh(outcome.session)
+        await self.refresh(outcome.session, actor=outcome.actor)
 
     def table_text(
         self, session: Session, lang: str, viewer: int | None = None, view: View | None = None
@@ -96,10 +97,21 @@ class Presenter:
         return text
 
     async def refresh(
-        self, session: Session, *, repost_table: bool = False, with_table: bool = True
+        self,
+        session: Session,
+        *,
+        repost_table: bool = False,
+        with_table: bool = True,
+        actor: int | None = None,
+        everything: bool = False,
+        only: Collection[str] | None = None,
     ) -> None:
-        """Bring every message of ``session`` up to date."""
+        """Bring the messages of ``session`` up to date: the table, and the hands its last
+        change altered (``session.changed``; ``everything``: every hand; ``only``:
+        exactly these purposes). ``actor`` is the seat whose move it was."""
         over = session.status in ("finished", "cancelled")
+        if only is not None:
+            with_table = TABLE in only
         if with_table and session.kind == "group" and session.chat_id is not None:
             lang = await self.chat_language(session.chat_id)
             self.delivery.show(
@@ -110,12 +122,20 @@ class Presenter:
                 session.version,
                 repost=repost_table,
                 final=over,
+                # the table is where everyone sees the move and whose turn is next
+                urgent=session.status == "running",
             )
         for seat, player in enumerate(session.seats):
             if player.user_id is None:
                 continue
             if session.kind == "group" and session.status == "lobby":
                 continue
+            wanted = only if only is not None else session.changed
+            if not everything and hand_purpose(seat) not in wanted:
+                continue  # nothing this player needs changed: their cards and moves stand
+            # the player who just moved knows what they played: their hand may wait
+            # and go out with their next turn's buttons, in one edit
+            deferred = seat == actor and session.to_move != seat and session.kind == "group"
             lang = await self.user_language(player.user_id)
             if await self.prefs.reachable(player.user_id):
                 self.delivery.show(
@@ -127,8 +147,7 @@ class Presenter:
                     # a group table that ends only updates hand messages already there
                     edit_only=session.kind == "group" and session.status != "running",
                     final=over,
-                    # a waiting player's hand may follow the group's table a moment later
-                    lazy=session.kind == "group",
+                    deferred=deferred,
                     urgent=session.to_move == seat,
                 )
             purpose = ephemeral_purpose(seat)
@@ -217,16 +236,25 @@ class Presenter:
         if session.status == "lobby":
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
-            return self.hand_screen(session, seat, lang, with_table=True)
+            # a group's table carries what everyone sees; a duel's hand message is its table
+            return self.hand_screen(session, seat, lang, with_table=session.kind != "group")
         return self.result_screen(session, lang)
 
     async def restore(self, manager: SessionManager) -> int:
         """After a restart: draw every session that has a message behind what is stored
         (a crash or an outage came between a commit and its delivery). Returns how many."""
         drawn = 0
-        async for session in manager.behind():
+        async for session, refs in manager.behind():
+            behind = {ref.purpose for ref in refs if ref.shown < ref.wanted}
+            stored = {ref.purpose for ref in refs}
+            if session.status == "running":  # a hand never posted (a crash came first)
+                behind |= {
+                    hand_purpose(seat)
+                    for seat, player in enumerate(session.seats)
+                    if player.user_id is not None and hand_purpose(seat) not in stored
+                }
             try:
-                await self.refresh(session)
+                await self.refresh(session, only=behind)
             except Exception:
                 log.exception("could not draw session %s", session.id)
             drawn += 1

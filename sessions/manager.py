@@ -30,6 +30,7 @@ from storage import (
     InviteRecord,
     InviteUse,
     InviteUsed,
+    MessageRef,
     MoveRecord,
     ResultRecord,
     SeatRecord,
@@ -110,11 +111,12 @@ class SessionManager:
         return manager
 
     async def restore(self) -> None:
-        """Re-arm every stored deadline and resume computer seats that are to move.
+        """Re-arm every stored deadline and resume computer seats that are to move
+        (only sessions with such work are loaded).
 
         ``open`` calls it; calling it again is harmless.
         """
-        for session_id in await self.store.open_session_ids():
+        for session_id in await self.store.due_session_ids(float("inf")):
             async with self._lock(session_id):
                 self._after_change(await self._load(session_id))
 
@@ -455,14 +457,14 @@ class SessionManager:
         """Every lobby and running session."""
         return [await self._load(i) for i in await self.store.open_session_ids()]
 
-    async def behind(self) -> AsyncIterator[Session]:
+    async def behind(self) -> AsyncIterator[tuple[Session, list[MessageRef]]]:
         """Sessions with a message that shows an older version than it should (a crash
-        or an outage came between a commit and its delivery), one at a time and not
-        kept in the cache."""
+        or an outage came between a commit and its delivery), each with its stored
+        messages; one at a time and not kept in the cache."""
         for session_id in await self.store.behind_session_ids():
             session = await self._load_or_none(session_id, remember=False)
             if session is not None:
-                yield session
+                yield session, await self.store.messages_of(session_id)
 
     async def sessions_of_user(self, user_id: int) -> list[Session]:
         """The lobby and running sessions ``user_id`` sits in (or a computer plays for them)."""
@@ -571,7 +573,10 @@ class SessionManager:
 
     async def _insert(self, session: Session) -> Session:
         """Store a new session; it comes back with its id (Refusal ``chat_busy``)."""
-        session = replace(session, deadline=self._kept_deadline(session))
+        everyone = [hand_purpose(seat) for seat, p in enumerate(session.seats) if p.user_id]
+        session = replace(
+            session, deadline=self._kept_deadline(session), changed=(TABLE, *everyone)
+        )
         try:
             session_id = await self.store.create_session(self._record(session))
         except ChatBusy as error:
@@ -811,8 +816,9 @@ def _computer_to_move(session: Session) -> int | None:
 
 def _changed(old: Session, new: Session) -> tuple[str, ...]:
     """The messages ``new`` must be shown in: the table always; a player's own hand
-    message when their cards or moves changed (every move in a private duel, whose
-    hand message is the table)."""
+    message when their cards or moves changed, and the hand of whoever is to move
+    (its buttons carry the version); every hand in a private duel, whose hand
+    message is the table."""
     purposes = [TABLE]
     for seat, player in enumerate(new.seats):
         before = old.seats[seat] if seat < len(old.seats) else None
@@ -822,6 +828,7 @@ def _changed(old: Session, new: Session) -> tuple[str, ...]:
             new.kind != "group"
             or old.status != new.status
             or before != player
+            or new.to_move == seat
             or old.hand_key(seat) != new.hand_key(seat)
         ):
             purposes.append(hand_purpose(seat))

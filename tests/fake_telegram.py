@@ -43,6 +43,17 @@ from aiohttp import web
 TOKEN = "123456:TEST-fake-token-for-koloda-tests"
 #: The "error code" of :meth:`FakeTelegram.drop_next`: no answer at all.
 DROP = 0
+#: The methods Telegram's flood limits count (sends and edits of messages).
+MESSAGE_METHODS = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "sendDocument",
+        "editEphemeralMessageText",
+        "editEphemeralMessageReplyMarkup",
+    }
+)
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
@@ -117,6 +128,8 @@ class FloodLimits:
     private_per_second: float = 1.0
     private_burst: int = 1
     scale: float = 1.0
+    #: messages a second for the whole bot (None: no overall limit)
+    overall_per_second: int | None = None
 
 
 @dataclass
@@ -224,6 +237,7 @@ class FakeTelegram:
         self._queries: dict[str, dict[str, Any]] = {}
         self._injected: list[Injected] = []
         self._sends: dict[int, deque[float]] = defaultdict(deque)
+        self._overall_sends: deque[float] = deque()
         #: keep every call in :attr:`calls` (a long benchmark turns it off to stay flat)
         self.keep_calls = True
         #: called with every answered call (after ``messages`` is updated)
@@ -429,6 +443,13 @@ class FakeTelegram:
             sends.popleft()
         if len(sends) >= allowed:
             return max(1, math.ceil((sends[0] + window - now) / self.flood.scale))
+        overall = self._overall_sends
+        if self.flood.overall_per_second is not None:
+            while overall and overall[0] <= now - 1.0:
+                overall.popleft()
+            if len(overall) >= self.flood.overall_per_second:
+                return 1
+            overall.append(now)
         sends.append(now)
         return None
 
@@ -572,10 +593,7 @@ class FakeTelegram:
         injected = self._injected_error(method, params)
         if injected is not None:
             return injected.code, injected.description, injected.retry_after
-        if (
-            method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
-            and "chat_id" in params
-        ):
+        if method in MESSAGE_METHODS and "chat_id" in params:
             wait = self._flooded(int(params["chat_id"]))
             if wait is not None:
                 return 429, f"Too Many Requests: retry after {wait}", wait

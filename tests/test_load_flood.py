@@ -15,6 +15,7 @@ applied, and every message must show the final state.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import random
 import re
@@ -24,12 +25,18 @@ from typing import Any
 import pytest
 
 import bot.delivery
-from bot.delivery import Delivery
+from bot.delivery import DEFER, Delivery
 from bot.limiter import FloodLimiter, Limits, Pace
 from bot.render.common import Button, screen
 from sessions import TABLE, hand_purpose
 from tests.conftest import RandomComputer
-from tests.fake_telegram import FakeTelegram, FakeUser, FloodLimits, StoredMessage
+from tests.fake_telegram import (
+    MESSAGE_METHODS,
+    FakeTelegram,
+    FakeUser,
+    FloodLimits,
+    StoredMessage,
+)
 from tests.fakeapi.harness import Harness, start_harness
 
 SCALE = 60.0  # one real second is one Telegram minute
@@ -83,19 +90,28 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
 ) -> None:
     caplog.set_level(logging.WARNING)
     fake = FakeTelegram(
-        flood=FloodLimits(group_per_minute=20, private_per_second=1, private_burst=3, scale=SCALE)
+        flood=FloodLimits(
+            group_per_minute=20,
+            private_per_second=1,
+            private_burst=3,
+            scale=SCALE,
+            overall_per_second=30,
+        )
     )
     await fake.start()
     limits = Limits(
         group=Pace(20, 60.0 / SCALE), private=Pace(3, 3.0 / SCALE), overall=Pace(30, 1.0 / SCALE)
     )
-    harness = await start_harness(fake, db_dir / "flood.sqlite3", RandomComputer(), limits)
+    harness = await start_harness(
+        fake, db_dir / "flood.sqlite3", RandomComputer(), limits, defer=DEFER / SCALE
+    )
     rng = random.Random(7)
     try:
         players = [fake.user(name) for name in ("Ann", "Ben", "Cat", "Dan")]
         table = await open_king(harness, players)
         by_seat = await hands(harness)
         assert len(by_seat) == 4
+        dealt = len(fake.calls)
         presses, answers, last = 0, [], -1
         while (await harness.kol.manager.get(1)).status == "running":
             await fake.wait_until(
@@ -142,6 +158,12 @@ async def test_king_at_full_speed_under_flood_limits_loses_nothing(
             assert (message.text, message.buttons()) == (shown.text, _buttons(shown)), seat
         refs = {ref.purpose for ref in await harness.kol.messages.of(1)}
         assert {TABLE, *(hand_purpose(s) for s in range(4))} <= refs
+        # Telegram's budget: about two deliveries a move, everything counted
+        deliveries = [c for c in fake.calls[dealt:] if c.ok and c.method in MESSAGE_METHODS]
+        kinds = collections.Counter(
+            (c.method, "group" if (c.chat_id or 0) < 0 else "private") for c in deliveries
+        )
+        assert len(deliveries) / presses <= 2.0, (len(deliveries), presses, kinds)
         # no unhandled error (an unhandled 429 is logged by the delivery worker)
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         # and the group never got more than its limit in any (compressed) minute
@@ -220,10 +242,10 @@ class StoredRefs:
         pass
 
 
-def _delivery(limits: Limits | None = None, coalesce: float = 0.0) -> tuple[Delivery, RecordingBot]:
+def _delivery(limits: Limits | None = None, defer: float = 0.0) -> tuple[Delivery, RecordingBot]:
     sender = RecordingBot()
     limiter = FloodLimiter(limits or Limits.off())
-    return Delivery(sender, limiter, StoredRefs(), coalesce=coalesce), sender  # type: ignore[arg-type]
+    return Delivery(sender, limiter, StoredRefs(), defer=defer), sender  # type: ignore[arg-type]
 
 
 async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
@@ -247,31 +269,31 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
 # ---------------------------------------------------------------- waiting hands: one edit for many
 
 
-async def test_a_waiting_hand_gets_one_edit_for_several_moves() -> None:
-    io, sender = _delivery(coalesce=30.0)
+async def test_a_hand_just_played_from_waits_and_goes_with_the_next_turn() -> None:
+    io, sender = _delivery(defer=30.0)
     hand = hand_purpose(0)
-    io.show(1, hand, 5, screen("waiting, trick: —"), 1, lazy=True)
+    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:1:AS")]]), 1)
     await io.flush()
-    assert sender.sent == [(5, "waiting, trick: —")]  # the first showing is never held back
-    # two moves by others change only the text: the edit waits for more
-    io.show(1, hand, 5, screen("waiting, trick: 7♠"), 2, lazy=True)
+    assert sender.sent == [(5, "your move")]  # the first showing is never held back
+    # the player moved: their hand (one card fewer, no buttons) may wait
+    io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
     await asyncio.sleep(0.05)
-    io.show(1, hand, 5, screen("waiting, trick: 7♠ 9♠"), 3, lazy=True)
+    io.show(1, hand, 5, screen("hand after A♠, deal goes on"), 3, deferred=True)
     await asyncio.sleep(0.05)
     assert sender.edits == []
-    # now it is this player's move: the buttons appear, and the newest screen goes at once
-    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:4:AS")]]), 4, lazy=True)
+    # their turn again: the buttons appear, and the newest screen goes at once, as one edit
+    io.show(1, hand, 5, screen("your move again", [[Button("K♠", "1:4:KS")]]), 4)
     await asyncio.wait_for(io.flush(), 5)
-    assert sender.edits == [(5, 1, "your move")]
+    assert sender.edits == [(5, 1, "your move again")]
 
 
 async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
-    io, sender = _delivery(coalesce=30.0)
+    io, sender = _delivery(defer=30.0)
     io.show(1, TABLE, -7, screen("table v1"), 1)
-    io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, lazy=True)
+    io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, deferred=True)
     await io.flush()
     io.show(1, TABLE, -7, screen("table v2"), 2)  # the group's table is never held back
-    io.show(1, hand_purpose(1), 6, screen("hand v2"), 2, lazy=True)
+    io.show(1, hand_purpose(1), 6, screen("hand v2"), 2, deferred=True)
     await asyncio.sleep(0.05)
     assert sender.edits == [(-7, 1, "table v2")]
     await asyncio.wait_for(io.flush(), 5)  # flushing (e.g. at shutdown) sends what waits

@@ -360,7 +360,7 @@ async def test_message_references_and_the_versions_they_show(manager: SessionMan
     assert [(r.purpose, r.message_id) for r in refs] == [("hand:0", 12), (TABLE, 11)]
     assert [s async for s in manager.behind()] == []
     joined = await manager.join(session.id, 2, "Bob")  # the lobby changes: the table is behind
-    assert [s.id async for s in manager.behind()] == [session.id]
+    assert [s.id async for s, _ in manager.behind()] == [session.id]
     await messages.shown(session.id, TABLE, joined.version)
     assert [s async for s in manager.behind()] == []
     await messages.forget(session.id, "hand:0")

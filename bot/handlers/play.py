@@ -39,7 +39,7 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
         if refusal.code in ("applied", "stale"):
             # the presser's buttons are behind the table: a crash came before the last
             # picture was delivered, or an edit was lost; draw the table again
-            await kol.presenter.refresh(await kol.manager.get(move.session))
+            await kol.presenter.refresh(await kol.manager.get(move.session), everything=True)
         raise
     await kol.presenter.on_outcome(outcome)
     return None

@@ -263,12 +263,19 @@ def render_hand(
     table: str | None = None,
 ) -> Screen:
     """A player's hand with a button per legal action, below ``table`` (the table's
-    text, see :func:`table_text`) if given."""
-    parts = [table, ""] if table is not None else []
+    text, see :func:`table_text`) if given. Without the table (a group game's hand,
+    edited only when the player's cards or moves change) it names nothing that
+    changes with other players' moves."""
+    if table is not None:
+        parts = [table, ""]
+    else:
+        parts = [t(lang, "hand-title", game=esc(game_name(str(view.get("game")), lang)))]
     parts.append(hand_text(view, lang))
     legal = view.get("legal") or []
     if legal:
         parts.append(t(lang, "your-move"))
-    elif view.get("to_move") is not None:
+    elif view.get("to_move") is not None and table is not None:
         parts.append(t(lang, "wait-for", who=seat_name(seats[view["to_move"]], lang)))
+    elif view.get("to_move") is not None:
+        parts.append(t(lang, "hand-wait"))
     return screen("\n".join(parts), move_buttons(session, version, legal, lang))

@@ -91,12 +91,12 @@ async def start_harness(
     database: Path,
     computer: Computer,
     limits: Limits | None = None,
-    coalesce: float = 0.0,
+    defer: float = 0.0,
 ) -> Harness:
     """Build the bot against ``fake`` and start polling (no flood limits unless given)."""
     settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
     app = build_application(
-        settings, computer, limits=limits or Limits.off(), coalesce=coalesce
+        settings, computer, limits=limits or Limits.off(), defer=defer
     )
     await app.initialize()
     await startup(app)

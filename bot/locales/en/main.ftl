@@ -347,3 +347,7 @@ prize-first = +{ $n } first out
 prize-second = +{ $n } second out
 seat-released-timeouts = ⏰ You missed three turns in a row, so a computer now plays your seat at the { $game } table.
 seat-released-left = 🚪 You left the { $game } table; a computer now plays your seat.
+
+# --- #20
+hand-wait = ⏳ Not your move yet: the table is in the group.
+hand-title = 🃏 <b>{ $game }</b>: your cards
