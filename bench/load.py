@@ -639,7 +639,8 @@ class LimitedResult:
         """A Markdown table row."""
         made = self.moves / self.seconds
         offered = self.tables / self.think
-        per_move = {k: v / self.moves for k, v in sorted(self.budget.deliveries.items())}
+        moves = self.moves or float("nan")
+        per_move = {k: v / moves for k, v in sorted(self.budget.deliveries.items())}
         total = sum(per_move.values())
         kinds = ", ".join(f"{k} {v:.2f}" for k, v in per_move.items())
         lags = sorted(self.budget.lags + self.unshown) or [float("nan")]
@@ -848,7 +849,7 @@ async def main(args: argparse.Namespace) -> None:
                         game, count, args.seconds, args.think, workdir, args.seed
                     )
                     print(limited.row(), flush=True)
-        if not args.limits or args.closed:
+        if (not args.limits or args.closed) and not args.restart_only:
             print("\n## Limits off, no think time (raw capacity)\n")
             print(HEADER, flush=True)
             for game in [args.only] if args.only else list(GAMES):
@@ -882,6 +883,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=3.0, help="mean think time (--limits)")
     parser.add_argument("--closed", action="store_true", help="with --limits: the raw part too")
     parser.add_argument("--restart", type=int, default=10_000, help="open games (0: skip)")
+    parser.add_argument("--restart-only", action="store_true", help="only the restart part")
     parser.add_argument("--profile", help="sample the bot's CPU, report to this file")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()
