@@ -122,7 +122,8 @@ class Presenter:
                 session.version,
                 repost=repost_table,
                 final=over,
-                # the table is where everyone sees the move and whose turn is next
+                # when the budget is short, tables go first: everyone sees the move
+                # and whose turn is next there (the hands with new buttons follow)
                 urgent=session.status == "running",
             )
         for seat, player in enumerate(session.seats):
@@ -148,7 +149,6 @@ class Presenter:
                     edit_only=session.kind == "group" and session.status != "running",
                     final=over,
                     deferred=deferred,
-                    urgent=session.to_move == seat,
                 )
             purpose = ephemeral_purpose(seat)
             if self.delivery.has_ephemeral(session.id, purpose):
