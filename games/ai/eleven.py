@@ -47,9 +47,16 @@ def outcome(start: Game, end: Game, events: list[Event], seat: int) -> float:
     return margin
 
 
+def rewards(start: Game, end: Game, events: list[Event]) -> list[float]:
+    """Both seats' :func:`outcome`, for the tree search."""
+    return [outcome(start, end, events, 0), outcome(start, end, events, 1)]
+
+
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
     strong_rollout=policy_rollout(easy, ("trick", "history")),
     outcome=outcome,
+    tree=True,
+    rewards=rewards,
 )

@@ -1,14 +1,18 @@
 """Oh Hell: bid the exact number of tricks you will take, then take exactly that.
 
-Easy bids by counting likely winners in the hand (high trumps, aces, guarded
-kings), then plays to take tricks while short of the bid and to duck once it
-is made.
+Every level bids from sampled deals (:func:`sampled_bid`): the bids near the
+hand's count of likely winners are each played out over deals consistent with
+the seat's view — the real seating and lead, the bids already made, the
+others bidding by count — and the bid with the best expected score wins. Easy
+samples a handful of deals, the search levels many more. Easy then plays to
+take tricks while short of the bid and to duck once it is made.
 """
 
 from __future__ import annotations
 
 import random
 
+from games.ai.estimate import Sampling, best_option
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import (
     HIGHER,
@@ -20,15 +24,71 @@ from games.ai.trickplay import (
     power,
     take_if_worth,
 )
-from games.base import View
+from games.base import Game, View
+from games.oh_hell import OhHell
+
+#: How many deals easy samples for a bid.
+EASY_SAMPLING = Sampling(min_worlds=6, max_worlds=12)
+#: Bids further than this from the count of likely winners are not tried.
+BID_WINDOW = 2
 
 
 def easy(view: View, rng: random.Random) -> str:
-    """The rule-of-thumb bid or card for the seat to move."""
+    """The easy bid (sampled, few deals) or the rule-of-thumb card for the seat to move."""
     if view["phase"] == "bid":
-        expected = likely_tricks(view["hand"], view["trumps"], view["players"])
-        return closest_bid(view["legal"], expected)
+        return sampled_bid(view, rng, EASY_SAMPLING)[0]
     return _play(view)
+
+
+def counted_bid(view: View) -> str:
+    """The legal bid nearest to the hand's count of likely winners (no sampling)."""
+    return closest_bid(view["legal"], likely_tricks(view["hand"], view["trumps"], view["players"]))
+
+
+def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str, int]:
+    """The bid with the best expected score over sampled deals, and the deals sampled.
+
+    Tries the legal bids within :data:`BID_WINDOW` of the count of likely
+    winners, nearest first (ties go to the nearer bid).
+    """
+    expected = likely_tricks(view["hand"], view["trumps"], view["players"])
+    legal: list[str] = view["legal"]
+    options = sorted(legal, key=lambda b: (abs(int(b[4:]) - expected), int(b[4:])))
+    options = [b for b in options if abs(int(b[4:]) - expected) <= BID_WINDOW + 0.5] or options
+    seat = int(view["seat"])
+
+    def simulate(world: Game, bid: str, sim_rng: random.Random) -> float:
+        return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
+
+    return best_option(OhHell, view, options, simulate, rng, sampling)
+
+
+def _bid_outcome(world: Game, seat: int, bid: int, rng: random.Random) -> float:
+    """Bid ``bid`` in ``world``, the others by count, play the deal out by the
+    rule of thumb; the seat's deal score (stopping once its fate is sealed)."""
+    assert isinstance(world, OhHell)
+    while world.phase == "bid":
+        mover = world.turn
+        assert mover is not None
+        if mover == seat:
+            choice = f"bid:{bid}"
+        else:
+            legal = world.legal_actions(mover)
+            choice = closest_bid(
+                legal, likely_tricks(world.hands[mover], world.trumps, world.players)
+            )
+        world._apply(mover, choice)
+    while world.turn is not None:
+        won = world.tricks_won[seat]
+        if won > bid or won + len(world.hands[seat]) < bid:
+            return 0.0
+        mover = world.turn
+        legal = world.legal_actions(mover)
+        choice = legal[0] if len(legal) == 1 else _ROLLOUT(world, mover, legal, rng)
+        for event in world._apply(mover, choice):
+            if event["type"] == "deal_end":
+                return float(event["deal_scores"][seat])
+    return 0.0
 
 
 def likely_tricks(hand: list[str], trumps: str | None, players: int) -> float:
@@ -90,10 +150,14 @@ def _harmless(card: str) -> float:
     return 0.0
 
 
+_ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))
+
+
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
-    strong_rollout=policy_rollout(
-        easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history")
-    ),
+    tree=True,
+    strong_rollout=_ROLLOUT,
+    sampled=sampled_bid,
+    sampled_phase="bid",
 )

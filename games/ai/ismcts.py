@@ -1,0 +1,228 @@
+"""Information-set Monte-Carlo tree search: the engine behind normal and strong.
+
+A seat never sees the whole deal, so every iteration samples one *world* —
+``Game.determinize(view, rng)``, a full game consistent with all the seat has
+seen — and descends one tree shared by all the worlds (single-observer
+IS-MCTS, Cowling, Powley & Whitehouse 2012). A node is a sequence of public
+actions from the root; its edges are actions. A world offers only some of a
+node's actions (other hands, other cards), so each edge counts how often it was
+*available*, and the UCB bonus uses that count instead of the parent's visits.
+Every seat picks the edge best for itself (its own reward), so the opponents
+play as well as the search can imagine, not as the seat would like.
+
+Below the tree, a rollout policy finishes the deal; the deal's score per seat
+is backed up. The root's most visited action is chosen.
+
+Close decisions get the whole budget, clear ones stop early: the search ends
+as soon as the leading action's visit lead exceeds what the rest of the budget
+could overturn, so samples go where they change the answer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.base import Event, Game, View
+
+#: A fast move chooser for rollouts: (game, seat to move, its legal actions, rng) -> action.
+Rollout = Callable[[Game, int, list[str], random.Random], str]
+#: Every seat's reward for a finished (or cut-off) deal: (start, end, last events) -> rewards.
+Rewards = Callable[[Game, Game, list[Event]], list[float]]
+
+#: The UCB exploration constant, for rewards scaled to about [-1, 1].
+EXPLORATION = 0.7
+#: Early stopping is considered only after this share of the budget.
+MIN_SHARE = 0.3
+
+
+class Node:
+    """Edge statistics of one tree node, keyed by action."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits: dict[str, int] = {}
+        self.total: dict[str, float] = {}
+        self.avail: dict[str, int] = {}
+
+
+@dataclass
+class Result:
+    """What a search found: the action, the visits per root action, iterations run."""
+
+    action: str
+    visits: dict[str, int]
+    iterations: int
+
+
+def search(
+    game_cls: type[Game],
+    view: View,
+    candidates: list[str],
+    rollout: Rollout,
+    rewards: Rewards,
+    rng: random.Random,
+    *,
+    iterations: int | None,
+    stop_at: float | None,
+    max_moves: int = 400,
+    clock: Callable[[], float] = time.perf_counter,
+    fallback: str | None = None,
+) -> Result:
+    """IS-MCTS from ``view`` among ``candidates``.
+
+    Stops after ``iterations`` or at ``stop_at`` (a ``clock`` reading),
+    whichever comes first, or earlier once the choice cannot change. With no
+    time left at all, no world is sampled and ``fallback`` (or the first
+    candidate) is returned.
+    """
+    if len(candidates) == 1:
+        return Result(candidates[0], {}, 0)
+    seat = int(view["seat"])
+    root = Node()
+    started = clock()
+    done = 0
+    scale = [1e-9]
+    start: Game | None = None
+    while True:
+        now = clock() if stop_at is not None else 0.0
+        if stop_at is not None and now >= stop_at:
+            break
+        if iterations is not None and done >= iterations:
+            break
+        world = game_cls.determinize(view, rng)
+        if start is None:
+            start = world.clone()
+        _iterate(root, world, start, seat, candidates, rollout, rewards, rng, scale, max_moves)
+        done += 1
+        if done % 16 == 0 and _decided(root, done, iterations, stop_at, started, now):
+            break
+    if not root.visits:
+        return Result(fallback if fallback in candidates else candidates[0], {}, 0)
+    best = max(candidates, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
+    return Result(best, dict(root.visits), done)
+
+
+def _decided(
+    root: Node,
+    done: int,
+    iterations: int | None,
+    stop_at: float | None,
+    started: float,
+    now: float,
+) -> bool:
+    """True once the leader's visit lead is more than the rest of the budget could undo."""
+    left = math.inf
+    if iterations is not None:
+        if done < MIN_SHARE * iterations:
+            return False
+        left = iterations - done
+    if stop_at is not None:
+        spent = now - started
+        total = stop_at - started
+        if spent <= 0 or spent < MIN_SHARE * total:
+            return False
+        left = min(left, done * (stop_at - now) / spent)
+    counts = sorted(root.visits.values(), reverse=True)
+    if len(counts) < 2:
+        return False
+    return counts[0] - counts[1] > left
+
+
+def _iterate(
+    root: Node,
+    world: Game,
+    start: Game,
+    seat: int,
+    candidates: list[str],
+    rollout: Rollout,
+    rewards: Rewards,
+    rng: random.Random,
+    scale: list[float],
+    max_moves: int,
+) -> None:
+    """One iteration: descend the tree in ``world``, expand one edge, roll out, back up."""
+    deal_no = world.deal_no
+    path: list[tuple[Node, str, int, list[str]]] = []
+    node: Node | None = root
+    events: list[Event] = []
+    legal = candidates
+    moves = 0
+    while node is not None:
+        mover = world.to_move
+        if mover is None or world.deal_no != deal_no:
+            break
+        if node is not root:
+            legal = world.legal_actions(mover)
+        action = _select(node, legal, rng, scale[0])
+        path.append((node, action, mover, legal))
+        fresh = action not in node.visits
+        events = world._apply(mover, action)  # chosen from legal_actions
+        moves += 1
+        if fresh:
+            node.children[action] = Node()
+            node = None
+        else:
+            node = node.children[action]
+    while moves < max_moves:
+        mover = world.to_move
+        if mover is None or world.deal_no != deal_no:
+            break
+        legal = world.legal_actions(mover)
+        choice = legal[0] if len(legal) == 1 else rollout(world, mover, legal, rng)
+        events = world._apply(mover, choice)
+        moves += 1
+    reward = rewards(start, world, events)
+    top = max(abs(r) for r in reward)
+    if top > scale[0]:
+        scale[0] = top
+    for parent, action, mover, offered in path:
+        parent.visits[action] = parent.visits.get(action, 0) + 1
+        parent.total[action] = parent.total.get(action, 0.0) + reward[mover]
+        avail = parent.avail
+        for other in offered:
+            avail[other] = avail.get(other, 0) + 1
+
+
+def _select(node: Node, legal: list[str], rng: random.Random, scale: float) -> str:
+    """An untried action at random, else the best by UCB over availability counts."""
+    if len(legal) == 1:
+        return legal[0]
+    visits = node.visits
+    untried = [a for a in legal if a not in visits]
+    if untried:
+        return untried[rng.randrange(len(untried))]
+    total = node.total
+    avail = node.avail
+    best = legal[0]
+    best_score = -math.inf
+    for action in legal:
+        n = visits[action]
+        score = total[action] / (n * scale) + EXPLORATION * math.sqrt(
+            math.log(avail.get(action, 1) + 1) / n
+        )
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def gains(start: Game, end: Game) -> list[float]:
+    """Each seat's gain in the match score since ``start``."""
+    return [float(after - before) for before, after in zip(start.scores, end.scores, strict=True)]
+
+
+def relative(values: list[float]) -> list[float]:
+    """Each seat's value minus the mean of the other seats' values."""
+    total = sum(values)
+    others = len(values) - 1
+    return [v - (total - v) / others for v in values]
+
+
+def score_rewards(start: Game, end: Game, events: list[Event]) -> list[float]:
+    """Each seat's deal gain minus the mean gain of the others."""
+    return relative(gains(start, end))
