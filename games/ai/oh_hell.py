@@ -80,7 +80,8 @@ def _bid_outcome(world: Game, seat: int, bid: int, rng: random.Random) -> float:
         world._apply(mover, choice)
     while world.turn is not None:
         won = world.tricks_won[seat]
-        if won > bid or won + len(world.hands[seat]) < bid:
+        pending = any(play[0] == seat for play in world.trick)  # my card in this trick
+        if won > bid or won + len(world.hands[seat]) + pending < bid:
             return 0.0
         mover = world.turn
         legal = world.legal_actions(mover)
