@@ -142,6 +142,7 @@ def decide(
             stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
             max_moves=playbook.max_moves,
             fallback=prior,
+            space=playbook.compact(view) if playbook.compact else None,
         )
         return account(found.action, found.iterations)
     playout = Playout(

@@ -21,14 +21,15 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from games.base import Game, View
+from games.base import Game
 
 #: How many standard errors separate a settled choice from a close one.
 SEPARATION = 2.0
 
 #: Plays an option out in a world (consumed) and scores it for the seat.
-Simulate = Callable[[Game, str, random.Random], float]
+Simulate = Callable[[Any, str, random.Random], float]
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,13 @@ class Sampling:
 
 
 def best_option(
-    game_cls: type[Game],
-    view: View,
+    sample: Callable[[random.Random], Any],
     options: list[str],
     simulate: Simulate,
     rng: random.Random,
     sampling: Sampling,
 ) -> tuple[str, int]:
-    """The option with the best mean over sampled worlds, and the worlds used.
+    """The option with the best mean over worlds from ``sample``, and the worlds used.
 
     ``options`` come in order of preference: ties go to the earlier one, and
     with no time for even one world the first is returned.
@@ -61,7 +61,7 @@ def best_option(
     while worlds < sampling.max_worlds:
         if sampling.stop_at is not None and sampling.clock() >= sampling.stop_at:
             break
-        world = game_cls.determinize(view, rng)
+        world = sample(rng)
         seed = rng.getrandbits(64)
         for option in options:
             values[option].append(simulate(world.clone(), option, random.Random(seed)))

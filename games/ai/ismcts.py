@@ -29,13 +29,34 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from games.base import Event, Game, View
 
 #: A fast move chooser for rollouts: (game, seat to move, its legal actions, rng) -> action.
-Rollout = Callable[[Game, int, list[str], random.Random], str]
+Rollout = Callable[[Any, int, list[Any], random.Random], Any]
 #: Every seat's reward for a finished (or cut-off) deal: (start, end, last events) -> rewards.
-Rewards = Callable[[Game, Game, list[Event]], list[float]]
+Rewards = Callable[[Any, Any, list[Event]], list[float]]
+#: Samples one world consistent with the seat's view.
+Sample = Callable[[random.Random], Any]
+
+
+@dataclass(frozen=True)
+class Space:
+    """A search representation other than the rules engine's (a compact state).
+
+    ``sample`` deals worlds in that representation; ``encode``/``decode``
+    translate the view's actions to and from its actions. Worlds must offer
+    ``to_move``, ``deal_no``, ``legal_actions``, ``_apply`` and ``clone``
+    like a :class:`~games.base.Game`.
+    """
+
+    sample: Sample
+    encode: Callable[[str], Any]
+    decode: Callable[[Any], str]
+    rollout: Rollout
+    rewards: Rewards
+
 
 #: The UCB exploration constant, for rewards scaled to about [-1, 1].
 EXPLORATION = 0.7
@@ -55,18 +76,18 @@ class Node:
     __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[str, Node] = {}
-        self.visits: dict[str, int] = {}
-        self.total: dict[str, float] = {}
-        self.avail: dict[str, int] = {}
+        self.children: dict[Any, Node] = {}
+        self.visits: dict[Any, int] = {}
+        self.total: dict[Any, float] = {}
+        self.avail: dict[Any, int] = {}
 
 
 @dataclass
 class Result:
     """What a search found: the action, the visits per root action, iterations run."""
 
-    action: str
-    visits: dict[str, int]
+    action: Any
+    visits: dict[Any, int]
     iterations: int
 
 
@@ -83,8 +104,58 @@ def search(
     max_moves: int = 400,
     clock: Callable[[], float] = time.perf_counter,
     fallback: str | None = None,
+    space: Space | None = None,
 ) -> Result:
-    """IS-MCTS from ``view`` among ``candidates``.
+    """IS-MCTS from ``view`` among ``candidates``, in the engine's states or in ``space``.
+
+    See :func:`search_worlds` for the budget and the fallback.
+    """
+    if space is None:
+        return search_worlds(
+            lambda r: game_cls.determinize(view, r),
+            int(view["seat"]),
+            candidates,
+            rollout,
+            rewards,
+            rng,
+            iterations=iterations,
+            stop_at=stop_at,
+            max_moves=max_moves,
+            clock=clock,
+            fallback=fallback,
+        )
+    found = search_worlds(
+        space.sample,
+        int(view["seat"]),
+        [space.encode(a) for a in candidates],
+        space.rollout,
+        space.rewards,
+        rng,
+        iterations=iterations,
+        stop_at=stop_at,
+        max_moves=max_moves,
+        clock=clock,
+        fallback=None if fallback is None else space.encode(fallback),
+    )
+    visits = {space.decode(a): n for a, n in found.visits.items()}
+    return Result(space.decode(found.action), visits, found.iterations)
+
+
+def search_worlds(
+    sample: Sample,
+    seat: int,
+    candidates: list[Any],
+    rollout: Rollout,
+    rewards: Rewards,
+    rng: random.Random,
+    *,
+    iterations: int | None,
+    stop_at: float | None,
+    max_moves: int = 400,
+    clock: Callable[[], float] = time.perf_counter,
+    fallback: Any = None,
+) -> Result:
+    """IS-MCTS over worlds from ``sample`` among ``candidates`` for ``seat``.
 
     Stops after ``iterations`` or at ``stop_at`` (a ``clock`` reading),
     whichever comes first, or earlier once the choice cannot change. With no
@@ -93,19 +164,18 @@ def search(
     """
     if len(candidates) == 1:
         return Result(candidates[0], {}, 0)
-    seat = int(view["seat"])
     root = Node()
     started = clock()
     done = 0
     scale = [0.0, 0.0]  # summed |reward| of the searching seat, and the count
-    start: Game | None = None
+    start: Any = None
     while True:
         now = clock() if stop_at is not None else 0.0
         if stop_at is not None and now >= stop_at:
             break
         if iterations is not None and done >= iterations:
             break
-        world = game_cls.determinize(view, rng)
+        world = sample(rng)
         if start is None:
             start = world.clone()
         _iterate(
@@ -148,20 +218,20 @@ def _decided(
 
 def _iterate(
     root: Node,
-    world: Game,
-    start: Game,
+    world: Any,
+    start: Any,
     seat: int,
-    candidates: list[str],
+    candidates: list[Any],
     rollout: Rollout,
     rewards: Rewards,
     rng: random.Random,
     scale: list[float],
     max_moves: int,
-    prior: str | None,
+    prior: Any,
 ) -> None:
     """One iteration: descend the tree in ``world``, expand one edge, roll out, back up."""
     deal_no = world.deal_no
-    path: list[tuple[Node, str, int, list[str]]] = []
+    path: list[tuple[Node, Any, int, list[Any]]] = []
     node: Node | None = root
     events: list[Event] = []
     legal = candidates
@@ -202,8 +272,8 @@ def _iterate(
 
 
 def _select(
-    node: Node, legal: list[str], rng: random.Random, scale: list[float], prior: str | None
-) -> str:
+    node: Node, legal: list[Any], rng: random.Random, scale: list[float], prior: Any
+) -> Any:
     """An untried action at random, else the best by UCB over availability counts.
 
     Rewards are divided by twice the mean absolute reward seen so far, so one

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 
+from games.ai import compact_oh_hell as compact
 from games.ai.estimate import Sampling, best_option
+from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import (
     HIGHER,
@@ -24,8 +26,7 @@ from games.ai.trickplay import (
     power,
     take_if_worth,
 )
-from games.base import Game, View
-from games.oh_hell import OhHell
+from games.base import View
 
 #: How many deals easy samples for a bid.
 EASY_SAMPLING = Sampling(min_worlds=6, max_worlds=12)
@@ -56,36 +57,45 @@ def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str
     options = sorted(legal, key=lambda b: (abs(int(b[4:]) - expected), int(b[4:])))
     options = [b for b in options if abs(int(b[4:]) - expected) <= BID_WINDOW + 0.5] or options
     seat = int(view["seat"])
+    sampler = compact.Sampler(view)
+    players = int(view["players"])
+    first = (int(view["dealer"]) + 1) % players
+    hook = bool(view["options"]["hook"])
+    size = int(view["deal_size"])
 
-    def simulate(world: Game, bid: str, sim_rng: random.Random) -> float:
+    def simulate(world: compact.CompactOhHell, bid: str, sim_rng: random.Random) -> float:
+        bids: list[int | None] = list(view["bids"])
+        for step in range(players):
+            mover = (first + step) % players
+            if mover == seat:
+                bids[mover] = int(bid[4:])
+            elif bids[mover] is None:
+                hand = [compact.NAMES[c] for c in compact.cards_of(world.hands[mover])]
+                made = sum(b for b in bids if b is not None)
+                forbidden = size - made if hook and mover == view["dealer"] else None
+                legal = [f"bid:{n}" for n in range(size + 1) if n != forbidden]
+                bids[mover] = int(
+                    closest_bid(legal, likely_tricks(hand, view["trumps"], players))[4:]
+                )
+        world.bids = [int(b or 0) for b in bids]
+        world.turn = first
         return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
 
-    return best_option(OhHell, view, options, simulate, rng, sampling)
+    return best_option(sampler.sample, options, simulate, rng, sampling)
 
 
-def _bid_outcome(world: Game, seat: int, bid: int, rng: random.Random) -> float:
-    """Bid ``bid`` in ``world``, the others by count, play the deal out by the
-    rule of thumb; the seat's deal score (stopping once its fate is sealed)."""
-    assert isinstance(world, OhHell)
-    while world.phase == "bid":
-        mover = world.turn
-        assert mover is not None
-        if mover == seat:
-            choice = f"bid:{bid}"
-        else:
-            legal = world.legal_actions(mover)
-            choice = closest_bid(
-                legal, likely_tricks(world.hands[mover], world.trumps, world.players)
-            )
-        world._apply(mover, choice)
+def _bid_outcome(world: compact.CompactOhHell, seat: int, bid: int, rng: random.Random) -> float:
+    """Play the deal out by the rule of thumb; the seat's deal score (stopping
+    once its fate is sealed)."""
     while world.turn is not None:
-        won = world.tricks_won[seat]
-        pending = any(play[0] == seat for play in world.trick)  # my card in this trick
-        if won > bid or won + len(world.hands[seat]) + pending < bid:
+        won = world.won[seat]
+        leader = (world.turn - world.in_trick) % world.players  # my card already down?
+        pending = (seat - leader) % world.players < world.in_trick
+        if won > bid or won + world.hands[seat].bit_count() + pending < bid:
             return 0.0
         mover = world.turn
         legal = world.legal_actions(mover)
-        choice = legal[0] if len(legal) == 1 else _ROLLOUT(world, mover, legal, rng)
+        choice = legal[0] if len(legal) == 1 else compact.easy_rollout(world, mover, legal, rng)
         for event in world._apply(mover, choice):
             if event["type"] == "deal_end":
                 return float(event["deal_scores"][seat])
@@ -151,6 +161,20 @@ def _harmless(card: str) -> float:
     return 0.0
 
 
+def compact_space(view: View) -> Space | None:
+    """The compact bit-set state for searching the play (None while bidding)."""
+    if view["phase"] != "play":
+        return None
+    sampler = compact.Sampler(view)
+    return Space(
+        sample=sampler.sample,
+        encode=compact.INDEX.__getitem__,
+        decode=compact.NAMES.__getitem__,
+        rollout=compact.easy_rollout,
+        rewards=compact.rewards,
+    )
+
+
 _ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))
 
 
@@ -161,4 +185,5 @@ PLAYBOOK = Playbook(
     strong_rollout=_ROLLOUT,
     sampled=sampled_bid,
     sampled_phase="bid",
+    compact=compact_space,
 )

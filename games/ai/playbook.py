@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.ai.estimate import Sampling
-from games.ai.ismcts import Rewards, score_rewards
+from games.ai.ismcts import Rewards, Space, score_rewards
 from games.ai.search import Outcome, Rollout
 from games.base import Event, Game, View
 
@@ -82,6 +82,7 @@ class Playbook:
     by ``rewards`` with ``strong_rollout`` below the tree; otherwise the flat
     determinized search (``games.ai.search``) scored by ``outcome``. In the
     view phase ``sampled_phase`` every level decides by ``sampled`` instead.
+    ``compact`` may give the tree search a faster representation of the view.
     """
 
     easy: Policy
@@ -95,3 +96,4 @@ class Playbook:
     rewards: Rewards = score_rewards
     sampled: Sampled | None = None
     sampled_phase: str | None = None
+    compact: Callable[[View], Space | None] | None = None
