@@ -66,6 +66,7 @@ def position(
     plays: tuple[str, ...] = (),
     deal_no: int = 0,
     trump_card: str | None = None,
+    pile_top: str | None = None,
     options: dict[str, object] | None = None,
     seed: int = 1,
 ) -> Game:
@@ -76,7 +77,10 @@ def position(
         game.deal_no = deal_no
         game._deal(game.shuffled_deck())
     state = game.__dict__  # the engines' state is plain data in attributes
-    zones: list[list[str]] = [*state["hands"], *([state["stock"]] if "stock" in state else [])]
+    zones: list[list[str]] = [
+        *state["hands"],
+        *(state[name] for name in ("stock", "pile") if name in state),
+    ]
 
     def place(card: str, into: list[str] | None) -> None:
         """Swap ``card`` with an unpinned card of ``into`` (None: the trump card's place)."""
@@ -100,6 +104,12 @@ def position(
         for card in cards:
             if card not in state["hands"][seat]:
                 place(card, state["hands"][seat])
+    if pile_top is not None and state["pile"][-1] != pile_top:
+        pile = state["pile"]
+        for zone in zones:
+            if pile_top in zone and zone is not pile:
+                zone[zone.index(pile_top)] = pile[-1]
+        pile[-1] = pile_top
     for action in plays:
         seat = game.to_move
         assert seat is not None
@@ -134,6 +144,36 @@ def king(
 
 def eleven(hands: dict[int, list[str]], plays: tuple[str, ...] = ()) -> Callable[[], Game]:
     return lambda: position("eleven", 2, dealer=1, hands=hands, plays=plays)
+
+
+def mau_mau(top: str, mine: list[str], opponent_cards: int) -> Callable[[], Game]:
+    """Two players, seat 0 to move on ``top`` holding ``mine`` (5 cards); the
+    opponent down to ``opponent_cards`` cards (the rest went to the stock)."""
+
+    def build() -> Game:
+        game = position("mau_mau", 2, dealer=1, hands={0: mine}, pile_top=top)
+        state = game.__dict__
+        state["suit"] = top[1]
+        extra = state["hands"][1][opponent_cards:]
+        state["hands"][1] = state["hands"][1][:opponent_cards]
+        state["stock"].extend(extra)
+        return game
+
+    return build
+
+
+def fifteen(hand: list[str], dealer: int = 1) -> Callable[[], Game]:
+    """Seat 0 to decide holding ``hand`` (drawn so far; the opponent's hidden)."""
+
+    def build() -> Game:
+        game = position("fifteen", 2, dealer=dealer, hands={0: hand[:1]})
+        state = game.__dict__
+        for card in hand[1:]:
+            state["stock"].remove(card)
+            state["hands"][0].append(card)
+        return game
+
+    return build
 
 
 def ttj(hands: dict[int, list[str]], plays: tuple[str, ...] = ()) -> Callable[[], Game]:
@@ -295,6 +335,51 @@ SPOTS = [
         "two_ten_jack: take the led ten of trumps with the queen",
         ttj({0: ["TH"], 1: ["3H"], 2: ["QH", "4H", "7C", "8C", "9C", "6D"]}, ("TH", "3H")),
         frozenset({"QH"}),
+    ),
+]
+
+
+SPOTS += [
+    Spot(
+        "king: no kings or jacks, void, shed a king",
+        king(
+            3,
+            {
+                0: ["4C"],
+                1: ["KH", "KS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "2D", "3D", "4D", "5D"],
+            },
+            ("4C",),
+        ),
+        frozenset({"KH", "KS"}),
+    ),
+    Spot(
+        "eleven: take the led queen with the king, keep the ace",
+        eleven({0: ["QD"], 1: ["KD", "AD", "7C", "8C", "9H", "7H"]}, ("QD",)),
+        frozenset({"KD"}),
+    ),
+    Spot(
+        "two_ten_jack: take the led two of trumps (+10)",
+        ttj({0: ["2H"], 1: ["4H"], 2: ["5H", "3H", "9C", "7D", "8D", "6S"]}, ("2H", "4H")),
+        frozenset({"5H"}),
+    ),
+    Spot(
+        "mau_mau: the opponent has one card left, shed the ace",
+        mau_mau("9H", ["AH", "7H", "8C", "KC", "QS"], 1),
+        frozenset({"AH"}),
+    ),
+    Spot(
+        "mau_mau: a plain card fits, keep the jack",
+        mau_mau("9H", ["JD", "7H", "8C", "7C", "8S"], 3),
+        frozenset({"7H"}),
+    ),
+    Spot(
+        "mau_mau: only the jack fits, name the suit you hold",
+        mau_mau("9H", ["JD", "7S", "8S", "QS", "KS"], 3),
+        frozenset({"JD:S"}),
+    ),
+    Spot("fifteen: stand on fifteen", fifteen(["5S", "KH"]), frozenset({"stand"}), ALL),
+    Spot(
+        "fifteen: draw on five, no card can bust", fifteen(["2S", "3H"]), frozenset({"draw"}), ALL
     ),
 ]
 

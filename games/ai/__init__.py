@@ -5,9 +5,10 @@ seat's view (which includes ``legal``) and returns one of the legal actions.
 
 - ``easy``: rules of thumb per game, instant; bids and contracts estimated
   over a handful of sampled deals.
-- ``normal``: information-set MCTS for the trick games (0.3 s), determinized
-  Monte-Carlo search with random playouts for Rummy and Mau-Mau.
-- ``strong``: the same searches with 1 s, the easy policy playing the playouts.
+- ``normal``: information-set MCTS for the trick games, determinized
+  Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
+  playouts (0.3 s).
+- ``strong``: the same searches with 1 s.
 
 The result is reproducible for a given seed under a playout budget; a time
 budget may see more or fewer samples on a busier machine.
@@ -146,7 +147,7 @@ def decide(
         )
         return account(found.action, found.iterations)
     playout = Playout(
-        rollout=playbook.rollout if level == "normal" else playbook.strong_rollout,
+        rollout=playbook.strong_rollout,
         outcome=playbook.outcome,
         max_moves=playbook.max_moves,
     )

@@ -78,6 +78,10 @@ def penalty_margin(start: Game, end: Game, events: list[Event], seat: int) -> fl
 class Playbook:
     """Everything the levels need for one game.
 
+    ``rollout`` is the fastest way to finish a deal (uniformly random; Rummy's
+    greedy); the levels play their playouts with ``strong_rollout``, the easy
+    policy on a glance, and ``rollout`` stays for experiments and the bench.
+
     With ``tree`` the search levels use IS-MCTS (``games.ai.ismcts``) scored
     by ``rewards`` with ``strong_rollout`` below the tree; otherwise the flat
     determinized search (``games.ai.search``) scored by ``outcome``. In the
