@@ -363,6 +363,16 @@ SPOTS += [
         frozenset({"5H"}),
     ),
     Spot(
+        "eleven: under a led ace keep the king at home, throw a blank",
+        eleven({0: ["AH"], 1: ["KH", "7H", "8C", "9D", "QS", "JD"]}, ("AH",)),
+        frozenset({"7H", "8C", "9D"}),
+    ),
+    Spot(
+        "two_ten_jack: take the led jack of trumps (+10) with the queen",
+        ttj({0: ["JH"], 1: ["4H"], 2: ["QH", "3H", "9C", "7D", "8D", "6S"]}, ("JH", "4H")),
+        frozenset({"QH"}),
+    ),
+    Spot(
         "mau_mau: the opponent has one card left, shed the ace",
         mau_mau("9H", ["AH", "7H", "8C", "KC", "QS"], 1),
         frozenset({"AH"}),
