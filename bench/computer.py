@@ -23,7 +23,10 @@ The reference (:func:`reference_move`) is a plain information-set MCTS in the
 manner of OpenSpiel's Python ``ISMCTSBot``: UCT with c = 1.5 on the raw deal
 score, uniformly random rollouts, a fresh sampled world per simulation, nodes
 keyed by the mover's information (the public actions since the root and the
-mover's own hand), the most visited root action chosen.
+mover's own hand), the most visited root action chosen. In Oh Hell it runs on
+the search's compact state, which is about as fast as OpenSpiel's C++ engine
+driven from Python (the issue's reference ran on that engine); elsewhere on
+the rules engine, as Koloda's search does.
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``bot/computer.py``'s pool, the time
@@ -53,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import REGISTRY
 from games.ai import Budget, choose
+from games.ai import compact_oh_hell as compact
 from games.base import Event, Game, View
 
 
@@ -123,49 +127,69 @@ class RefNode:
 
 
 def reference_move(game_id: str, view: View, seconds: float, seed: int) -> str:
-    """A plain IS-MCTS move (OpenSpiel ``ISMCTSBot`` style, see the module docstring)."""
+    """A plain IS-MCTS move (OpenSpiel ``ISMCTSBot`` style, see the module docstring).
+
+    In Oh Hell it runs on the compact state (as fast as OpenSpiel's C++ engine
+    from Python, bench/games.py), like the issue's reference; elsewhere on the
+    rules engine, like Koloda's own search.
+    """
     legal: list[str] = view["legal"]
     if len(legal) == 1:
         return legal[0]
-    cls = REGISTRY[game_id]
     rng = random.Random(seed)
-    seat = int(view["seat"])
+    if game_id == "oh_hell":
+        sampler = compact.Sampler(view)
+        sample: Callable[[random.Random], Any] = sampler.sample
+
+        def encode(action: str) -> int:
+            return compact.BID + int(action[4:]) if action[:4] == "bid:" else compact.INDEX[action]
+
+        def decode(action: int) -> str:
+            return f"bid:{action - compact.BID}" if action >= compact.BID else compact.NAMES[action]
+    else:
+        cls = REGISTRY[game_id]
+
+        def sample(r: random.Random) -> Any:
+            return cls.determinize(view, r)
+
+        def encode(action: str) -> Any:
+            return action
+
+        decode = encode
+    root_legal = [encode(a) for a in legal]
     nodes: dict[tuple[Any, ...], RefNode] = {}
+    root: RefNode | None = None
     stop = time.perf_counter() + seconds
     while time.perf_counter() < stop:
-        world = cls.determinize(view, rng)
-        _reference_simulation(world, seat, legal, nodes, rng)
-    root = nodes.get(_info_key(None, seat, (), view["hand"]))
+        root = _reference_simulation(sample(rng), root_legal, nodes, rng)
     if root is None:
         return legal[rng.randrange(len(legal))]
-    return max(legal, key=lambda a: root.visits.get(a, 0))
+    return decode(max(root_legal, key=lambda a: root.visits.get(a, 0)))
 
 
-def _info_key(
-    world: Game | None, mover: int, actions: tuple[str, ...], hand: Any
-) -> tuple[Any, ...]:
-    if world is not None:
-        hand = getattr(world, "hands")[mover]  # noqa: B009 - every card game has hands
-    return (mover, actions, tuple(sorted(hand)))
+def _info_key(world: Any, mover: int, actions: tuple[Any, ...]) -> tuple[Any, ...]:
+    hand = world.hands[mover]
+    return (mover, actions, hand if isinstance(hand, int) else tuple(sorted(hand)))
 
 
 def _reference_simulation(
-    world: Game,
-    seat: int,
-    root_legal: list[str],
+    world: Any,
+    root_legal: list[Any],
     nodes: dict[tuple[Any, ...], RefNode],
     rng: random.Random,
-) -> None:
+) -> RefNode:
+    """One simulation: select and expand by UCT over information sets, random
+    rollout, back up raw deal gains; returns the root node."""
     before = list(world.scores)
     deal_no = world.deal_no
-    actions: tuple[str, ...] = ()
-    path: list[tuple[RefNode, str, int]] = []
+    actions: tuple[Any, ...] = ()
+    path: list[tuple[RefNode, Any, int]] = []
     expanding = True
     while world.to_move is not None and world.deal_no == deal_no:
         mover = world.to_move
         legal = root_legal if not actions else world.legal_actions(mover)
         if expanding:
-            key = _info_key(world, mover, actions, None)
+            key = _info_key(world, mover, actions)
             node = nodes.get(key)
             if node is None:
                 node = nodes[key] = RefNode()
@@ -191,6 +215,7 @@ def _reference_simulation(
     for node, action, mover in path:
         node.visits[action] = node.visits.get(action, 0) + 1
         node.returns[action] = node.returns.get(action, 0.0) + gains[mover]
+    return path[0][0]
 
 
 # ---------------------------------------------------------------- playing
@@ -410,9 +435,7 @@ async def _load(tables: int, game_id: str, seconds: float) -> tuple[list[float],
 
 def run_load(game_id: str, seconds: float) -> None:
     """Print think time p50/p95 (queueing included) with 1, 10 and 20 tables at once."""
-    print(
-        f"\n| {game_id}: tables | moves | p50 ms | p95 ms | max ms | worker RSS MiB |"
-    )
+    print(f"\n| {game_id}: tables | moves | p50 ms | p95 ms | max ms | worker RSS MiB |")
     print("|---|---|---|---|---|---|")
     for tables in (1, 10, 20):
         waits, memory = asyncio.run(_load(tables, game_id, seconds))

@@ -73,3 +73,21 @@ def test_sampled_worlds_keep_the_seats_hand_and_the_voids_it_saw(seed: int) -> N
         for other, hand in enumerate(dealt):
             assert not {c for c in hand if c[1] in voids[other]}
         assert world.won == view["tricks_won"] and world.to_move == seat
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_compact_state_bids_like_the_engine(seed: int) -> None:
+    rng = random.Random(seed)
+    game = OhHell.new(4, seed=seed, dealer=seed % 4, options={"hook": seed % 2 == 0})
+    game.deal_no = seed % 6
+    game._deal(game.shuffled_deck())
+    state = compact.from_view(game.view(game.turn), game.hands)
+    while game.phase == "bid":
+        seat = game.turn
+        legal = game.legal_actions(seat)
+        assert [f"bid:{a - compact.BID}" for a in state.legal_actions(seat)] == legal
+        bid = rng.choice(legal)
+        game.apply(seat, bid)
+        state._apply(seat, compact.BID + int(bid[4:]))
+    assert state.bidding == 0 and state.to_move == game.turn
+    assert state.bids == game.bids

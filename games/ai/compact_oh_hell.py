@@ -33,6 +33,8 @@ SUIT_MASKS: list[int] = [((1 << 13) - 1) << (13 * s) for s in range(4)]
 #: Every card above card c in its suit, as a mask.
 ABOVE: list[int] = [SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)]
 NO_SUIT = -1
+#: A bid of n is the action BID + n (above every card index).
+BID = 100
 
 
 def mask_of(cards: list[str]) -> int:
@@ -59,10 +61,14 @@ class CompactOhHell:
     __slots__ = (
         "best",
         "best_seat",
+        "bidding",
         "bids",
         "deal_no",
+        "deal_size",
+        "dealer",
         "gone",
         "hands",
+        "hook",
         "in_trick",
         "led",
         "players",
@@ -85,6 +91,11 @@ class CompactOhHell:
     in_trick: int
     gone: int
     deal_no: int
+    #: Bids still to be made (0 in the play); bids are actions BID + n.
+    bidding: int
+    deal_size: int
+    dealer: int
+    hook: bool
 
     @property
     def to_move(self) -> int | None:
@@ -96,7 +107,7 @@ class CompactOhHell:
         copy = CompactOhHell.__new__(CompactOhHell)
         copy.players = self.players
         copy.hands = self.hands[:]
-        copy.bids = self.bids
+        copy.bids = self.bids[:]
         copy.won = self.won[:]
         copy.scores = self.scores[:]
         copy.trump = self.trump
@@ -107,6 +118,10 @@ class CompactOhHell:
         copy.in_trick = self.in_trick
         copy.gone = self.gone
         copy.deal_no = self.deal_no
+        copy.bidding = self.bidding
+        copy.deal_size = self.deal_size
+        copy.dealer = self.dealer
+        copy.hook = self.hook
         return copy
 
     def legal_mask(self, seat: int) -> int:
@@ -119,8 +134,15 @@ class CompactOhHell:
         return hand
 
     def legal_actions(self, seat: int) -> list[int]:
-        """The legal cards, as indexes."""
-        return cards_of(self.legal_mask(seat)) if seat == self.turn else []
+        """The legal cards, as indexes (bids as BID + n while bidding)."""
+        if seat != self.turn:
+            return []
+        if self.bidding:
+            forbidden = -1
+            if self.hook and seat == self.dealer:
+                forbidden = self.deal_size - sum(b for s, b in enumerate(self.bids) if s != seat)
+            return [BID + n for n in range(self.deal_size + 1) if n != forbidden]
+        return cards_of(self.legal_mask(seat))
 
     def beats(self, card: int) -> bool:
         """True if ``card`` would win the trick as it stands."""
@@ -132,7 +154,12 @@ class CompactOhHell:
         return suit == self.trump
 
     def _apply(self, seat: int, card: int) -> list[Event]:
-        """Play ``card`` (legal) for the seat to move; the events are only a deal end."""
+        """Bid, or play ``card`` (legal), for the seat to move; the only event is a deal end."""
+        if self.bidding:
+            self.bids[seat] = card - BID
+            self.bidding -= 1
+            self.turn = (seat + 1) % self.players
+            return []
         self.hands[seat] ^= 1 << card
         self.gone |= 1 << card
         if self.beats(card):
@@ -164,6 +191,10 @@ def from_view(view: View, hands: list[list[str]]) -> CompactOhHell:
     state.players = players
     state.hands = [mask_of(hand) for hand in hands]
     state.bids = [int(bid or 0) for bid in view["bids"]]
+    state.bidding = sum(1 for bid in view["bids"] if bid is None) if view["phase"] == "bid" else 0
+    state.deal_size = int(view["deal_size"])
+    state.dealer = int(view["dealer"])
+    state.hook = bool(view["options"]["hook"])
     state.won = list(view["tricks_won"])
     state.scores = [0] * players
     trumps = view["trumps"]
@@ -308,4 +339,8 @@ def random_deal(players: int, size: int, rng: random.Random) -> CompactOhHell:
     state.led, state.best, state.best_seat, state.in_trick = NO_SUIT, 0, 0, 0
     state.gone = 0
     state.deal_no = size - 1
+    state.bidding = 0
+    state.deal_size = size
+    state.dealer = players - 1
+    state.hook = False
     return state

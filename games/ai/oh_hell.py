@@ -78,6 +78,7 @@ def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str
                     closest_bid(legal, likely_tricks(hand, view["trumps"], players))[4:]
                 )
         world.bids = [int(b or 0) for b in bids]
+        world.bidding = 0
         world.turn = first
         return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
 
