@@ -45,13 +45,20 @@ def mask_of(cards: list[str]) -> int:
     return mask
 
 
+#: For each suit, the card indexes of every 13-bit pattern of that suit.
+_SUIT_CARDS: list[list[tuple[int, ...]]] = [
+    [tuple(13 * s + r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)]
+    for s in range(4)
+]
+
+
 def cards_of(mask: int) -> list[int]:
-    """The card indexes in a bit set, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """The card indexes in a bit set, lowest first (a table lookup per suit)."""
+    out: list[int] = []
+    for s in range(4):
+        pattern = mask >> (13 * s) & 0x1FFF
+        if pattern:
+            out.extend(_SUIT_CARDS[s][pattern])
     return out
 
 
@@ -137,6 +144,11 @@ class CompactOhHell:
         """The legal cards, as indexes (bids as BID + n while bidding)."""
         if seat != self.turn:
             return []
+        led = self.led
+        if led != NO_SUIT and not self.bidding:
+            pattern = self.hands[seat] >> (13 * led) & 0x1FFF
+            if pattern:
+                return list(_SUIT_CARDS[led][pattern])
         if self.bidding:
             forbidden = -1
             if self.hook and seat == self.dealer:
@@ -160,12 +172,17 @@ class CompactOhHell:
             self.bidding -= 1
             self.turn = (seat + 1) % self.players
             return []
-        self.hands[seat] ^= 1 << card
-        self.gone |= 1 << card
-        if self.beats(card):
-            self.best, self.best_seat = card, seat
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.gone |= bit
         if self.in_trick == 0:
             self.led = card // 13
+            self.best, self.best_seat = card, seat
+        else:
+            best = self.best
+            suit = card // 13
+            if (card > best and suit == best // 13) or (suit == self.trump != best // 13):
+                self.best, self.best_seat = card, seat
         self.in_trick += 1
         if self.in_trick < self.players:
             self.turn = (seat + 1) % self.players
