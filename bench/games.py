@@ -156,6 +156,8 @@ def bench_open_spiel_12(seconds: float) -> tuple[float, float] | None:
     rate = deals / (time.perf_counter() - start)
     mid = game.new_initial_state()
     while mid.is_chance_node() or len(mid.legal_actions()) < 2 or rng.random() < 0.9:
+        if mid.is_terminal():
+            mid = game.new_initial_state()
         mid.apply_action(rng.choice(mid.legal_actions()))
     clone = per_call_us([mid], lambda s: s.clone(), min(0.2, seconds))  # type: ignore[arg-type]
     return rate, clone
