@@ -1,8 +1,12 @@
 """Rules-engine speed: random legal play, one core.
 
 Prints, per game, full matches per second, deals per second and decisions
-(legal_actions + apply) per second, plus the reference workload for comparing
-with other engines: a 4-player, 12-card Oh Hell deal.
+(legal_actions + apply) per second, and what search lives on: the cost of
+``clone()`` and of ``legal_actions()`` on mid-deal states. Then the reference
+workload for comparing with other engines, a 4-player, 12-card Oh Hell deal
+(bidding and play, uniformly random, driven from Python), side by side with
+OpenSpiel's C++ ``oh_hell`` in the same run when ``pyspiel`` is installed
+(``pip install -e '.[bench]'``; never needed by the bot or the tests).
 
     .venv/bin/python bench/games.py [--seconds 3] [--game eleven]
 """
@@ -13,6 +17,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: this file must not shadow the games package
@@ -54,6 +59,34 @@ def bench_game(game_id: str, players: int, seconds: float) -> dict[str, float]:
     }
 
 
+def mid_deal_states(game_id: str, players: int, count: int = 40) -> list[Game]:
+    """States a few moves into a deal, from random play (what a search clones)."""
+    cls = REGISTRY[game_id]
+    rng = random.Random(3)
+    states: list[Game] = []
+    while len(states) < count:
+        game = cls.new(players, seed=rng.randrange(2**32))
+        for _ in range(rng.randrange(4, 20)):
+            seat = game.to_move
+            if seat is None:
+                break
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if game.to_move is not None:
+            states.append(game)
+    return states
+
+
+def per_call_us(states: list[Game], call: Callable[[Game], object], seconds: float) -> float:
+    """Microseconds per ``call`` over ``states``, for about ``seconds``."""
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for state in states:
+            call(state)
+        calls += len(states)
+    return (time.perf_counter() - start) / calls * 1e6
+
+
 def bench_oh_hell_12(seconds: float) -> float:
     """Deals per second of a 4-player, 12-card Oh Hell deal (bidding and play)."""
     cls = REGISTRY["oh_hell"]
@@ -76,6 +109,60 @@ def bench_oh_hell_12(seconds: float) -> float:
     return deals / (time.perf_counter() - start)
 
 
+def bench_compact_12(seconds: float) -> tuple[float, float, float]:
+    """The search's compact Oh Hell state on the same workload: deals/s (deal,
+    bid, play at random), clone µs and legal-moves µs on mid-deal states."""
+    from games.ai.compact_oh_hell import random_deal
+
+    rng = random.Random(2)
+    mids = []
+    for _ in range(40):  # mid-deal states for the clone and legal-moves costs
+        state = random_deal(4, 12, rng)
+        for _ in range(rng.randrange(1, 40)):
+            state._apply(state.turn, rng.choice(state.legal_actions(state.turn)))  # type: ignore[arg-type]
+        mids.append(state)
+    deals = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = random_deal(4, 12, rng)
+        state.bids = [rng.randrange(13) for _ in range(4)]
+        turn = state.turn
+        while turn is not None:
+            legal = state.legal_actions(turn)
+            state._apply(turn, legal[rng.randrange(len(legal))])
+            turn = state.turn
+        deals += 1
+    rate = deals / (time.perf_counter() - start)
+    clone = per_call_us(mids, lambda s: s.clone(), min(0.2, seconds))  # type: ignore[arg-type]
+    legal_us = per_call_us(mids, lambda s: s.legal_actions(s.turn), min(0.2, seconds))  # type: ignore[arg-type]
+    return rate, clone, legal_us
+
+
+def bench_open_spiel_12(seconds: float) -> tuple[float, float] | None:
+    """OpenSpiel's oh_hell, 4 players, 12 tricks: random deals/s from Python, clone µs."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
+    rng = random.Random(2)
+    deals = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        deals += 1
+    rate = deals / (time.perf_counter() - start)
+    mid = game.new_initial_state()
+    while mid.is_chance_node() or len(mid.legal_actions()) < 2 or rng.random() < 0.9:
+        if mid.is_terminal():
+            mid = game.new_initial_state()
+        mid.apply_action(rng.choice(mid.legal_actions()))
+    clone = per_call_us([mid], lambda s: s.clone(), min(0.2, seconds))  # type: ignore[arg-type]
+    return rate, clone
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per game")
@@ -90,18 +177,56 @@ def main() -> None:
         "oh_hell": 4,
         "king": 4,
     }
-    print(f"{'game':<14}{'players':>8}{'matches/s':>12}{'deals/s':>12}{'decisions/s':>14}")
+    print(
+        f"{'game':<14}{'players':>8}{'matches/s':>12}{'deals/s':>12}{'decisions/s':>14}"
+        f"{'clone µs':>10}{'legal µs':>10}"
+    )
     for game_id, players in setups.items():
         if game_id not in REGISTRY or (args.game and args.game != game_id):
             continue
         r = bench_game(game_id, players, args.seconds)
+        states = mid_deal_states(game_id, players)
+        clone = per_call_us(states, lambda g: g.clone(), args.seconds / 3)
+        legal = per_call_us(states, lambda g: g.legal_actions(g.to_move), args.seconds / 3)  # type: ignore[arg-type]
         print(
             f"{game_id:<14}{players:>8}{r['matches/s']:>12.1f}"
-            f"{r['deals/s']:>12.1f}{r['decisions/s']:>14.0f}"
+            f"{r['deals/s']:>12.1f}{r['decisions/s']:>14.0f}{clone:>10.1f}{legal:>10.1f}"
         )
     if "oh_hell" in REGISTRY and args.game in (None, "oh_hell"):
-        rate = bench_oh_hell_12(args.seconds)
-        print(f"oh_hell reference: 4 players, 12-card deal: {rate:.0f} deals/s")
+        # Interleaved in short slices, so a change in the machine's load hits all three alike.
+        slices = 10
+        runs = [
+            (
+                bench_oh_hell_12(args.seconds / slices),
+                bench_compact_12(args.seconds / slices),
+                bench_open_spiel_12(args.seconds / slices),
+            )
+            for _ in range(slices)
+        ]
+        rate = sum(r[0] for r in runs) / slices
+        fast = sum(r[1][0] for r in runs) / slices
+        fast_clone = min(r[1][1] for r in runs)
+        fast_legal = min(r[1][2] for r in runs)
+        spiel_runs = [r[2] for r in runs if r[2] is not None]
+        spiel = (
+            (sum(x[0] for x in spiel_runs) / slices, min(x[1] for x in spiel_runs))
+            if spiel_runs
+            else None
+        )
+        print("\noh_hell reference workload: 4 players, one 12-card deal, random bids and play")
+        print(f"  rules engine (games.oh_hell):       {rate:>7.0f} deals/s")
+        print(
+            f"  search state (compact_oh_hell):     {fast:>7.0f} deals/s, "
+            f"clone {fast_clone:.1f} µs, legal moves {fast_legal:.1f} µs"
+        )
+        if spiel is None:
+            print("  OpenSpiel not installed (pip install -e '.[bench]'): no side-by-side figure")
+        else:
+            print(
+                f"  OpenSpiel C++ oh_hell from Python:  {spiel[0]:>7.0f} deals/s, clone "
+                f"{spiel[1]:.1f} µs — engine {rate / spiel[0]:.2f}x, search state "
+                f"{fast / spiel[0]:.2f}x OpenSpiel"
+            )
 
 
 if __name__ == "__main__":

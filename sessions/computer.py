@@ -2,10 +2,19 @@
 
 :class:`ComputerPlayer` honours the session layer's ``Computer`` protocol
 (docs/sessions-api.md): ``await choose(game_id, view, level, seed)``. Searches
-(normal, strong) run in a process pool with one worker per core, so a strong
-player thinking in one chat never delays an update in another; the easy level
-is instant and answers in-process. If the pool breaks (a worker died), it is
-replaced and that one decision falls back to the easy policy in-process.
+(normal, strong, and easy's sampled bids) run in a process pool with one worker
+per core, so a computer thinking in one chat never delays an update in another;
+instant decisions are answered in-process. If the pool breaks (a worker died),
+it is replaced and that one decision falls back to the easy policy in-process.
+
+Waiting is bounded: each request gets an absolute deadline when the computer
+becomes "to move" (now + the level's budget), and the worker searches only
+until then — with a queue ahead of it, it gets fewer samples (possibly none: an
+instant rule-of-thumb move), never a later answer. Each request's share of the
+budget also shrinks with the requests in flight, so a busy pool spreads its
+time over all the tables instead of serving the first ones fully. Should a
+reply still be late by :data:`MARGIN_SECONDS`, the easy move is played instead.
+Workers import only ``games`` (``games.ai.worker``) and report their memory.
 """
 
 from __future__ import annotations
@@ -14,17 +23,24 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from games import ai
-from games.ai import Budget
+from games.ai import DEFAULT_BUDGETS, HARD_CAP_SECONDS, Budget
+from games.ai.worker import Reply, think
 
 log = logging.getLogger(__name__)
 
 ExecutorFactory = Callable[[int], Executor]
+
+#: How late past its deadline a worker's reply may be before the easy move is played.
+MARGIN_SECONDS = 0.4
+#: The wall time easy's sampled decisions (bids, trumps) may take.
+EASY_SECONDS = 0.5
 
 
 def process_pool(workers: int) -> Executor:
@@ -50,6 +66,8 @@ class ComputerPlayer:
         self._factory = executor_factory
         self._pool: Executor | None = None
         self._closed = False
+        self._in_flight = 0
+        self._memory: dict[int, int] = {}
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """One of ``view["legal"]`` for the seat whose view it is, at ``level``.
@@ -60,17 +78,67 @@ class ComputerPlayer:
         if self._closed:
             raise RuntimeError("the computer player is closed")
         ai.check_request(game_id, view, level)
-        if level == "easy" or len(view["legal"]) == 1:
+        if not ai.needs_thought(game_id, view, level):
             return ai.choose(game_id, view, level, seed)
+        submitted = time.time()
+        budget, deadline = self._budget(level, submitted)
+        full = deadline - submitted
         pool = self._ensure_pool()
-        budget = self._budgets.get(level)
+        self._in_flight += 1
         try:
-            future = pool.submit(ai.choose, game_id, view, level, seed, budget)
-            return await asyncio.wrap_future(future)
+            future = pool.submit(think, game_id, view, level, seed, budget, deadline)
+            waiting = asyncio.wrap_future(future)
+            try:
+                reply: Reply = await asyncio.wait_for(
+                    asyncio.shield(waiting), deadline + MARGIN_SECONDS - time.time()
+                )
+            except TimeoutError:
+                future.cancel()
+                log.warning("a %s %s move was late; playing the easy move", level, game_id)
+                return ai.choose(game_id, view, "easy", seed)
         except BrokenProcessPool:
             log.warning("the computer players' process pool broke; starting a new one")
             self._replace_pool(pool)
             return ai.choose(game_id, view, "easy", seed)
+        finally:
+            self._in_flight -= 1
+        self._note(game_id, level, reply, full, time.time() - submitted)
+        return reply.decision.action
+
+    def worker_memory(self) -> dict[int, int]:
+        """The resident memory (KiB) each worker reported with its latest reply, by pid."""
+        return dict(self._memory)
+
+    def _budget(self, level: str, now: float) -> tuple[Budget | None, float]:
+        """This request's budget (its share of the level's) and its absolute deadline."""
+        budget = self._budgets.get(level) or DEFAULT_BUDGETS.get(level)
+        if budget is None:  # easy: a sampled bid or contract, bounded by its worlds
+            return None, now + EASY_SECONDS
+        seconds = budget.seconds if budget.seconds is not None else HARD_CAP_SECONDS
+        deadline = now + seconds
+        share = self.workers / max(self.workers, self._in_flight + 1)
+        if budget.seconds is None or share >= 1.0:
+            return budget, deadline
+        shared = Budget(seconds=max(0.001, budget.seconds * share), playouts=budget.playouts)
+        return shared, deadline
+
+    def _note(self, game_id: str, level: str, reply: Reply, full: float, waited: float) -> None:
+        """Log a search that got less than its level's budget; keep the worker's memory."""
+        self._memory[reply.pid] = reply.rss_kib
+        decision = reply.decision
+        if decision.cut_short or decision.budget_seconds < full - 1e-6:
+            log.debug(
+                "%s %s under load: %d samples in %.0f ms of a %.0f ms budget "
+                "(%.0f ms from request to move%s)",
+                level,
+                game_id,
+                decision.samples,
+                decision.seconds * 1000,
+                full * 1000,
+                waited * 1000,
+                ", cut short by the queue" if decision.cut_short else "",
+            )
+        log.debug("worker %d holds %d KiB", reply.pid, reply.rss_kib)
 
     def close(self) -> None:
         """Stop the worker processes; pending searches are cancelled."""

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY
-from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose
+from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose, needs_thought
+from games.ai.oh_hell import EASY_SAMPLING, sampled_bid
 from games.eleven import Eleven
 from tests.test_ai_positions import GAMES, TABLE, advanced
 
@@ -127,10 +128,21 @@ def test_easy_is_instant(game_id: str) -> None:
     game = advanced(game_id, 2, 4)
     assert game.to_move is not None
     view = game.view(game.to_move)
+    if needs_thought(game_id, view, "easy"):
+        pytest.skip("a sampled decision: bounded by its worlds, tested below")
     started = time.perf_counter()
     for seed in range(20):
         choose(game_id, view, "easy", seed)
     assert (time.perf_counter() - started) / 20 < 0.005
+
+
+def test_easy_samples_only_a_handful_of_deals_for_a_bid() -> None:
+    game = advanced("oh_hell", 2, 0)
+    view = game.view(game.to_move)
+    assert view["phase"] == "bid"
+    assert needs_thought("oh_hell", view, "easy")
+    _, worlds = sampled_bid(view, random.Random(1), EASY_SAMPLING)
+    assert 0 < worlds <= EASY_SAMPLING.max_worlds <= 12
 
 
 def test_a_time_budget_stops_the_search_in_time() -> None:

@@ -1,15 +1,18 @@
-"""bot/computer.py: the process pool keeps the event loop free, and survives a broken pool."""
+"""sessions/computer.py: the process pool keeps the event loop free, and survives a broken pool."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
 
-from games.ai import Budget, choose
+from games.ai import Budget, choose, decide
+from games.ai.worker import loaded_packages
 from sessions.computer import ComputerPlayer
 from tests.test_ai_positions import advanced
 
@@ -111,3 +114,63 @@ async def test_bad_requests_are_refused_before_reaching_the_pool() -> None:
     computer.close()
     with pytest.raises(RuntimeError):
         await computer.choose("eleven", view, "easy", 0)
+
+
+async def test_workers_import_only_the_games_package_and_report_their_memory() -> None:
+    view = opening("oh_hell")
+    computer = ComputerPlayer(workers=1, budgets={"strong": Budget(playouts=10)})
+    try:
+        assert await computer.choose("oh_hell", view, "strong", 2) in view["legal"]
+        pool = computer._pool
+        assert pool is not None
+        packages = await asyncio.wrap_future(pool.submit(loaded_packages))
+    finally:
+        computer.close()
+    assert "games" in packages
+    assert not {"bot", "telegram", "storage", "aiosqlite", "aiohttp", "tests"} & set(packages)
+    memory = computer.worker_memory()
+    assert len(memory) == 1 and all(kib > 1000 for kib in memory.values())
+
+
+def test_a_passed_deadline_answers_at_once_with_the_easy_move() -> None:
+    view = opening("king")
+    decision = decide("king", view, "strong", 4, deadline=time.time() - 1.0)
+    assert decision.cut_short and decision.samples == 0
+    assert decision.action == choose("king", view, "easy", 4)
+
+
+def test_a_deadline_never_stretches_a_playout_budget() -> None:
+    view = opening("eleven")
+    budget = Budget(playouts=40)
+    decision = decide("eleven", view, "strong", 4, budget, deadline=time.time() + 60)
+    assert not decision.cut_short
+    assert decision.action == choose("eleven", view, "strong", 4, budget)
+
+
+async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    view = opening("two_ten_jack")
+    budgets: list[Budget | None] = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            budgets.append(args[4])
+            return super().submit(fn, *args, **kwargs)
+
+    computer = ComputerPlayer(
+        workers=1,
+        budgets={"strong": Budget(seconds=0.05)},
+        executor_factory=lambda workers: Recording(workers),
+    )
+    caplog.set_level(logging.DEBUG, logger="sessions.computer")
+    try:
+        moves = await asyncio.gather(
+            *(computer.choose("two_ten_jack", view, "strong", n) for n in range(5))
+        )
+    finally:
+        computer.close()
+    assert all(move in view["legal"] for move in moves)
+    seconds = [b.seconds for b in budgets if b is not None]
+    assert seconds == pytest.approx([0.05, 0.025, 0.05 / 3, 0.0125, 0.01])
+    assert sum("under load" in record.getMessage() for record in caplog.records) >= 4

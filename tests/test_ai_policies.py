@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from games.ai import choose
 from games.ai.fifteen import dealer_spread, exact, stood_hand_spread, unseen_counts
+from games.ai.king import name_trumps
 from games.ai.oh_hell import likely_tricks
 from games.ai.rummy import builds, shortlist
 from games.eleven import Eleven
@@ -131,12 +132,8 @@ def test_king_sheds_a_queen_when_void_in_no_queens() -> None:
     assert easy("king", game.view(follower))[0] == "Q"
 
 
-def test_king_names_its_longest_suit_as_trumps() -> None:
-    game = King.new(4, seed=4, dealer=3)
-    game.phase = "trump_choice"
-    game.hands[0] = ["2D", "3D", "4D", "5D", "AS", "KS", "AH", "AC"]
-    game.turn = 0
-    assert easy("king", game.view(0)) == "trump:D"
+def test_king_counts_its_longest_suit_first_for_trumps() -> None:
+    assert name_trumps(["2D", "3D", "4D", "5D", "AS", "KS", "AH", "AC"]) == "trump:D"
 
 
 # ------------------------------------------------------------------ Mau-Mau

@@ -3,9 +3,12 @@
 ``choose(game_id, view, level, seed)`` is the one entry point: it reads only the
 seat's view (which includes ``legal``) and returns one of the legal actions.
 
-- ``easy``: rules of thumb per game, instant.
-- ``normal``: determinized Monte-Carlo search with random playouts (0.3 s).
-- ``strong``: the same search with the easy policy playing the playouts (1 s).
+- ``easy``: rules of thumb per game, instant; bids and contracts estimated
+  over a handful of sampled deals.
+- ``normal``: information-set MCTS for the trick games, determinized
+  Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
+  playouts (0.3 s).
+- ``strong``: the same searches with 1 s.
 
 The result is reproducible for a given seed under a playout budget; a time
 budget may see more or fewer samples on a busier machine.
@@ -14,10 +17,13 @@ budget may see more or fewer samples on a busier machine.
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import eleven, fifteen, king, mau_mau, oh_hell, rummy, two_ten_jack
+from games.ai import eleven, fifteen, ismcts, king, mau_mau, oh_hell, rummy, two_ten_jack
+from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
 from games.base import View
@@ -38,36 +44,130 @@ PLAYBOOKS: MappingProxyType[str, Playbook] = MappingProxyType(
 )
 
 
-def choose(game_id: str, view: View, level: str, seed: int, budget: Budget | None = None) -> str:
+#: The fewest sampled worlds a bid or contract estimate takes, per search level.
+MIN_WORLDS = MappingProxyType({"normal": 12, "strong": 24})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A chosen action and how it was reached.
+
+    ``samples``: worlds sampled (IS-MCTS iterations, or worlds of an
+    estimate); ``budget_seconds``: the time the level's budget allowed;
+    ``seconds``: the time actually spent; ``cut_short``: the deadline left
+    less time than the budget.
+    """
+
+    action: str
+    samples: int = 0
+    seconds: float = 0.0
+    budget_seconds: float = 0.0
+    cut_short: bool = False
+
+
+def choose(
+    game_id: str,
+    view: View,
+    level: str,
+    seed: int,
+    budget: Budget | None = None,
+    deadline: float | None = None,
+) -> str:
     """One legal action for the seat whose ``view`` this is.
 
     Raises ValueError for an unknown game or level, or a view with no legal
     action (not this seat's turn). ``budget`` overrides the level's default
-    thinking budget (the easy level ignores it).
+    thinking budget (the easy level ignores it). ``deadline`` (a
+    ``time.time()`` reading) stops any search by then, whatever the budget;
+    with no time left the easy choice is returned at once.
     """
+    return decide(game_id, view, level, seed, budget, deadline).action
+
+
+def decide(
+    game_id: str,
+    view: View,
+    level: str,
+    seed: int,
+    budget: Budget | None = None,
+    deadline: float | None = None,
+) -> Decision:
+    """:func:`choose` with the account of the thinking (see :class:`Decision`)."""
     check_request(game_id, view, level)
     legal: list[str] = list(view["legal"])
     if len(legal) == 1:
-        return legal[0]
+        return Decision(legal[0])
     playbook = PLAYBOOKS[game_id]
     rng = random.Random(f"koloda-ai:{seed}:{level}")
     if level == "easy":
-        return _checked(playbook.easy(view, rng), legal)
+        return Decision(_checked(playbook.easy(view, rng), legal))
     if playbook.exact is not None:
         decided = playbook.exact(view)
         if decided is not None:
-            return _checked(decided, legal)
+            return Decision(_checked(decided, legal))
+    budget = budget or DEFAULT_BUDGETS[level]
+    started = time.perf_counter()
+    allowed = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
+    stop_at = started + allowed
+    cut_short = False
+    if deadline is not None:
+        left = deadline - time.time()
+        if left < allowed:
+            stop_at, cut_short = started + max(0.0, left), True
+    timed = budget.seconds is not None or cut_short
+
+    def account(action: str, samples: int) -> Decision:
+        spent = time.perf_counter() - started
+        return Decision(_checked(action, legal), samples, spent, allowed, cut_short)
+
+    if playbook.sampled is not None and view.get("phase") == playbook.sampled_phase:
+        sampling = Sampling(
+            min_worlds=MIN_WORLDS[level],
+            max_worlds=budget.playouts or 100_000,
+            stop_at=stop_at,
+        )
+        return account(*playbook.sampled(view, rng, sampling))
+    prior = playbook.easy(view, random.Random(f"koloda-ai:{seed}:easy"))
+    if cut_short and stop_at <= started:
+        return account(prior, 0)
+    candidates = playbook.shortlist(view, prior) if playbook.shortlist else legal
+    if playbook.tree:
+        found = ismcts.search(
+            REGISTRY[game_id],
+            view,
+            candidates,
+            playbook.strong_rollout,
+            playbook.rewards,
+            rng,
+            iterations=budget.playouts,
+            stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
+            max_moves=playbook.max_moves,
+            fallback=prior,
+            space=playbook.compact(view) if playbook.compact else None,
+        )
+        return account(found.action, found.iterations)
     playout = Playout(
-        rollout=playbook.rollout if level == "normal" else playbook.strong_rollout,
+        rollout=playbook.strong_rollout,
         outcome=playbook.outcome,
         max_moves=playbook.max_moves,
     )
-    prior = playbook.easy(view, random.Random(f"koloda-ai:{seed}:easy"))
-    candidates = playbook.shortlist(view, prior) if playbook.shortlist else legal
-    chosen = search(
-        REGISTRY[game_id], view, candidates, playout, budget or DEFAULT_BUDGETS[level], rng, prior
+    flat_budget = Budget(
+        seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
+        playouts=budget.playouts,
     )
-    return _checked(chosen, legal)
+    chosen = search(REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior)
+    return account(chosen, 0)
+
+
+def needs_thought(game_id: str, view: View, level: str) -> bool:
+    """True unless the decision is instant: one legal action, or an easy choice
+    that samples nothing (easy bids and contracts sample a few deals)."""
+    if len(view["legal"]) == 1:
+        return False
+    if level != "easy":
+        return True
+    playbook = PLAYBOOKS[game_id]
+    return playbook.sampled is not None and view.get("phase") == playbook.sampled_phase
 
 
 def check_request(game_id: str, view: View, level: str) -> None:
@@ -94,6 +194,9 @@ __all__ = [
     "LEVELS",
     "PLAYBOOKS",
     "Budget",
+    "Decision",
     "check_request",
     "choose",
+    "decide",
+    "needs_thought",
 ]

@@ -47,9 +47,26 @@ def outcome(start: Game, end: Game, events: list[Event], seat: int) -> float:
     return margin
 
 
+#: In the tree search figures weigh more: they are the dense signal the deal's
+#: coarse points (1 for 11-13 figures) are made of.
+TREE_FIGURE_WEIGHT = 0.2
+
+
+def rewards(start: Game, end: Game, events: list[Event]) -> list[float]:
+    """Both seats' points margin plus :data:`TREE_FIGURE_WEIGHT` per figure of margin."""
+    margin = score_margin(start, end, events, 0)
+    for event in events:
+        if event["type"] == "deal_end":
+            figures = event["figures"]
+            margin += TREE_FIGURE_WEIGHT * (figures[0] - figures[1])
+    return [margin, -margin]
+
+
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
     strong_rollout=policy_rollout(easy, ("trick", "history")),
     outcome=outcome,
+    tree=True,
+    rewards=rewards,
 )

@@ -1,14 +1,20 @@
 """Oh Hell: bid the exact number of tricks you will take, then take exactly that.
 
-Easy bids by counting likely winners in the hand (high trumps, aces, guarded
-kings), then plays to take tricks while short of the bid and to duck once it
-is made.
+Every level bids from sampled deals (:func:`sampled_bid`): the bids near the
+hand's count of likely winners are each played out over deals consistent with
+the seat's view — the real seating and lead, the bids already made, the
+others bidding by count — and the bid with the best expected score wins. Easy
+samples a handful of deals, the search levels many more. Easy then plays to
+take tricks while short of the bid and to duck once it is made.
 """
 
 from __future__ import annotations
 
 import random
 
+from games.ai import compact_oh_hell as compact
+from games.ai.estimate import Sampling, best_option
+from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import (
     HIGHER,
@@ -22,13 +28,79 @@ from games.ai.trickplay import (
 )
 from games.base import View
 
+#: How many deals easy samples for a bid.
+EASY_SAMPLING = Sampling(min_worlds=6, max_worlds=12)
+#: Bids further than this from the count of likely winners are not tried.
+BID_WINDOW = 2
+
 
 def easy(view: View, rng: random.Random) -> str:
-    """The rule-of-thumb bid or card for the seat to move."""
+    """The easy bid (sampled, few deals) or the rule-of-thumb card for the seat to move."""
     if view["phase"] == "bid":
-        expected = likely_tricks(view["hand"], view["trumps"], view["players"])
-        return closest_bid(view["legal"], expected)
+        return sampled_bid(view, rng, EASY_SAMPLING)[0]
     return _play(view)
+
+
+def counted_bid(view: View) -> str:
+    """The legal bid nearest to the hand's count of likely winners (no sampling)."""
+    return closest_bid(view["legal"], likely_tricks(view["hand"], view["trumps"], view["players"]))
+
+
+def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str, int]:
+    """The bid with the best expected score over sampled deals, and the deals sampled.
+
+    Tries the legal bids within :data:`BID_WINDOW` of the count of likely
+    winners, nearest first (ties go to the nearer bid).
+    """
+    expected = likely_tricks(view["hand"], view["trumps"], view["players"])
+    legal: list[str] = view["legal"]
+    options = sorted(legal, key=lambda b: (abs(int(b[4:]) - expected), int(b[4:])))
+    options = [b for b in options if abs(int(b[4:]) - expected) <= BID_WINDOW + 0.5] or options
+    seat = int(view["seat"])
+    sampler = compact.Sampler(view)
+    players = int(view["players"])
+    first = (int(view["dealer"]) + 1) % players
+    hook = bool(view["options"]["hook"])
+    size = int(view["deal_size"])
+
+    def simulate(world: compact.CompactOhHell, bid: str, sim_rng: random.Random) -> float:
+        bids: list[int | None] = list(view["bids"])
+        for step in range(players):
+            mover = (first + step) % players
+            if mover == seat:
+                bids[mover] = int(bid[4:])
+            elif bids[mover] is None:
+                hand = [compact.NAMES[c] for c in compact.cards_of(world.hands[mover])]
+                made = sum(b for b in bids if b is not None)
+                forbidden = size - made if hook and mover == view["dealer"] else None
+                legal = [f"bid:{n}" for n in range(size + 1) if n != forbidden]
+                bids[mover] = int(
+                    closest_bid(legal, likely_tricks(hand, view["trumps"], players))[4:]
+                )
+        world.bids = [int(b or 0) for b in bids]
+        world.bidding = 0
+        world.turn = first
+        return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
+
+    return best_option(sampler.sample, options, simulate, rng, sampling)
+
+
+def _bid_outcome(world: compact.CompactOhHell, seat: int, bid: int, rng: random.Random) -> float:
+    """Play the deal out by the rule of thumb; the seat's deal score (stopping
+    once its fate is sealed)."""
+    while world.turn is not None:
+        won = world.won[seat]
+        leader = (world.turn - world.in_trick) % world.players  # my card already down?
+        pending = (seat - leader) % world.players < world.in_trick
+        if won > bid or won + world.hands[seat].bit_count() + pending < bid:
+            return 0.0
+        mover = world.turn
+        legal = world.legal_actions(mover)
+        choice = legal[0] if len(legal) == 1 else compact.easy_rollout(world, mover, legal, rng)
+        for event in world._apply(mover, choice):
+            if event["type"] == "deal_end":
+                return float(event["deal_scores"][seat])
+    return 0.0
 
 
 def likely_tricks(hand: list[str], trumps: str | None, players: int) -> float:
@@ -90,10 +162,29 @@ def _harmless(card: str) -> float:
     return 0.0
 
 
+def compact_space(view: View) -> Space | None:
+    """The compact bit-set state for searching the play (None while bidding)."""
+    if view["phase"] != "play":
+        return None
+    sampler = compact.Sampler(view)
+    return Space(
+        sample=sampler.sample,
+        encode=compact.INDEX.__getitem__,
+        decode=compact.NAMES.__getitem__,
+        rollout=compact.easy_rollout,
+        rewards=compact.rewards,
+    )
+
+
+_ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))
+
+
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
-    strong_rollout=policy_rollout(
-        easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history")
-    ),
+    tree=True,
+    strong_rollout=_ROLLOUT,
+    sampled=sampled_bid,
+    sampled_phase="bid",
+    compact=compact_space,
 )

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.ai.estimate import Sampling
+from games.ai.ismcts import Rewards, Space, score_rewards
 from games.ai.search import Outcome, Rollout
 from games.base import Event, Game, View
 
@@ -21,6 +23,9 @@ Policy = Callable[[View, random.Random], str]
 Exact = Callable[[View], str | None]
 #: The actions worth searching among, given the view and the easy choice.
 Shortlist = Callable[[View, str], list[str]]
+#: A decision made by sampled estimates (bids, contracts): the action and the
+#: worlds sampled.
+Sampled = Callable[[View, random.Random, Sampling], tuple[str, int]]
 
 
 def random_rollout(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
@@ -71,7 +76,18 @@ def penalty_margin(start: Game, end: Game, events: list[Event], seat: int) -> fl
 
 @dataclass(frozen=True)
 class Playbook:
-    """Everything the levels need for one game."""
+    """Everything the levels need for one game.
+
+    ``rollout`` is the fastest way to finish a deal (uniformly random; Rummy's
+    greedy); the levels play their playouts with ``strong_rollout``, the easy
+    policy on a glance, and ``rollout`` stays for experiments and the bench.
+
+    With ``tree`` the search levels use IS-MCTS (``games.ai.ismcts``) scored
+    by ``rewards`` with ``strong_rollout`` below the tree; otherwise the flat
+    determinized search (``games.ai.search``) scored by ``outcome``. In the
+    view phase ``sampled_phase`` every level decides by ``sampled`` instead.
+    ``compact`` may give the tree search a faster representation of the view.
+    """
 
     easy: Policy
     rollout: Rollout
@@ -80,3 +96,8 @@ class Playbook:
     exact: Exact | None = None
     shortlist: Shortlist | None = None
     max_moves: int = 400
+    tree: bool = False
+    rewards: Rewards = score_rewards
+    sampled: Sampled | None = None
+    sampled_phase: str | None = None
+    compact: Callable[[View], Space | None] | None = None

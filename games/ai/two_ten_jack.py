@@ -54,5 +54,6 @@ def _lead(legal: list[str]) -> str:
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
+    tree=True,
     strong_rollout=policy_rollout(easy, ("trick", "led")),
 )
