@@ -90,6 +90,7 @@ class _Slot:
     delivered: tuple[Any, ...] | None = None
     worker: asyncio.Task[None] | None = None
     repost: bool = False
+    force: bool = False  # deliver even a screen equal to the one delivered last
     edit_only: bool = False
     final: bool = False  # the session is over: forget the slot once delivered
     lazy: bool = False  # changes that keep the buttons may wait (COALESCE)
@@ -131,6 +132,7 @@ class Delivery:
         final: bool = False,
         lazy: bool = False,
         urgent: bool = False,
+        force: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins).
 
@@ -138,7 +140,9 @@ class Delivery:
         ``final`` (the session is over) lets the slot go once delivered;
         ``lazy`` lets an edit that leaves the buttons as they are wait a moment,
         so several such changes become one edit; ``urgent`` (the viewer's turn
-        starts) goes first when the bot's budget is short.
+        starts) goes first when the bot's budget is short; ``force`` edits even
+        if the screen is the one delivered last (the message may not show it:
+        a stale press came from it).
         """
         slot = self._slot(session_id, purpose, chat_id)
         slot.edit_only = edit_only and not repost
@@ -149,17 +153,25 @@ class Delivery:
         slot.pending, slot.pending_version = screen, version
         slot.priority = URGENT if urgent else LATER if final and not urgent else NORMAL
         slot.repost = slot.repost or repost
+        slot.force = slot.force or force
         if slot.hurry is not None and not self._may_wait(slot, screen):
             slot.hurry.set()
         self._wake(slot)
 
     def show_ephemeral(
-        self, session_id: int, purpose: str, screen: Screen, version: int, *, final: bool = False
+        self,
+        session_id: int,
+        purpose: str,
+        screen: Screen,
+        version: int,
+        *,
+        final: bool = False,
+        force: bool = False,
     ) -> None:
         """Keep an ephemeral hand current (edited, never re-posted), if it is shown."""
         slot = self._slots.get((session_id, purpose))
         if slot is not None and slot.ephemeral_for is not None:
-            self.show(session_id, purpose, slot.chat_id, screen, version, final=final)
+            self.show(session_id, purpose, slot.chat_id, screen, version, final=final, force=force)
 
     def track_ephemeral(
         self,
@@ -258,7 +270,7 @@ class Delivery:
                 slot.pending = None
                 return
             while slot.pending is not None:
-                if slot.pending.key() == slot.delivered and not slot.repost:
+                if slot.pending.key() == slot.delivered and not (slot.repost or slot.force):
                     slot.pending = None
                     await self._shown(slot, slot.pending_version)
                     continue
@@ -335,7 +347,7 @@ class Delivery:
             await self._forbidden(slot.chat_id)
             self._slots.pop((slot.session_id, slot.purpose), None)
             return False
-        slot.delivered = screen.key()
+        slot.delivered, slot.force = screen.key(), False
         await self._shown(slot, version)
         return True
 

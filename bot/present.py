@@ -197,6 +197,7 @@ class Presenter:
             session.seats,
             lang,
             cancelled=session.status == "cancelled",
+            lowest_wins=REGISTRY[session.game_id].lowest_wins,
         )
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:

@@ -495,11 +495,11 @@ class SessionManager:
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
         """Per user and game in a chat: played, wins, points; best first."""
-        return await self.store.chat_tally(chat_id, game_id)
+        return _best_first(await self.store.chat_tally(chat_id, game_id))
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across all chats."""
-        return await self.store.user_stats(user_id)
+        return _best_first(await self.store.user_stats(user_id))
 
     # ------------------------------------------------------------ committing
 
@@ -838,6 +838,18 @@ def _last_deal(
             if scores is not None:
                 return {"deal_no": game.deal_no, "scores": list(scores)}
     return before
+
+
+def _best_first(rows: list[TallyRow]) -> list[TallyRow]:
+    """Tally rows by wins, then points — fewest first where the lowest total wins
+    (the store orders by most points) — then fewest games played."""
+
+    def rank(row: TallyRow) -> tuple[float, float, int]:
+        game_class = REGISTRY.get(row.game_id)
+        points = row.points if game_class is not None and game_class.lowest_wins else -row.points
+        return (-row.wins, points, row.played)
+
+    return sorted(rows, key=rank)
 
 
 def _results(session: Session, now: float) -> list[ResultRecord] | None:
