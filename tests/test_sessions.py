@@ -538,3 +538,23 @@ async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) 
         assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
     finally:
         await manager.close()
+
+
+async def test_the_tally_ranks_fewer_points_first_where_the_lowest_total_wins(
+    manager: SessionManager,
+) -> None:
+    tied = False
+    for seed in range(8):
+        session = await manager.create(-7, "group", 1, "user1", "mau_mau")
+        await manager.join(session.id, 2, "user2")
+        await manager.set_option(session.id, 1, "limit", 10)
+        await manager.start(session.id, 1)
+        await play_out(manager, session.id, seed)
+        rows = await manager.chat_tally(-7, "mau_mau")
+        assert [(r.wins, r.points) for r in rows] == sorted(
+            [(r.wins, r.points) for r in rows], key=lambda row: (-row[0], row[1])
+        )
+        tied = tied or (rows[0].wins == rows[1].wins and rows[0].points != rows[1].points)
+        if tied:
+            break
+    assert tied, "no two players ever had as many wins"

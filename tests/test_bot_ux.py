@@ -1,0 +1,115 @@
+"""Issue #18: what a new player trips over — hands that follow the game, results
+ranked as the rules rank them, replies in the chat's language, honest replies
+while a table waits, settings only the creator sees, seat limits, reclaiming a
+seat, typed settings."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.render.common import cards
+from games.cards import sort_hand
+from sessions import Player, Session
+from tests.fake_telegram import FakeUser, StoredMessage
+from tests.fakeapi.harness import Harness
+from tests.test_bot_group_flows import MOVE, move_data, mover, open_table, pop_up
+
+
+def ephemerals_of(harness: Harness, chat_id: int, user: FakeUser) -> list[StoredMessage]:
+    """The ephemeral messages ``user`` got in the chat, oldest first."""
+    return [
+        m for m in harness.fake.chat_messages(chat_id, ephemeral=True) if m.ephemeral_for == user.id
+    ]
+
+
+def shows_current_hand(session: Session, seat: int, message: StoredMessage) -> bool:
+    """The message lists the seat's cards and has a button per legal action."""
+    view = session.view(seat)
+    hand = sort_hand(view["hand"], view.get("trumps"))
+    actions = {MOVE.match(d)[3] for d in move_data(message)}  # type: ignore[index]
+    return t("en", "hand-line", cards=cards(hand, "en")) in message.text and actions == set(
+        view["legal"]
+    )
+
+
+# ---------------------------------------------------------------- 1. the ephemeral hand
+
+
+async def test_the_ephemeral_hand_is_named_by_its_ephemeral_id_and_follows_the_game(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    first, other, _ = await mover(harness, table)
+    await harness.press(other, table.message, "🃏 My hand")
+    sent = [
+        c
+        for c in fake.calls_of("sendMessage", table.group.id)
+        if "ephemeral_message_parameters" in c.params
+    ][-1]
+    assert sent.result["message_id"] == 0 and sent.result["receiver_user"]["id"] == other.id
+    (hand,) = ephemerals_of(harness, table.group.id, other)
+    assert move_data(hand) == []  # not their turn yet
+    private = fake.last_message(first.id, containing="🃏")
+    assert private is not None
+    await harness.press(first, private, move_data(private)[0])
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(other.id)
+    assert seat is not None and session.to_move == seat
+    assert shows_current_hand(session, seat, hand), hand.text
+    edits = fake.calls_of("editEphemeralMessageText")
+    assert edits and all(c.ok for c in edits)
+    assert {c.params["ephemeral_message_id"] for c in edits} == {
+        sent.result["ephemeral_message_id"]
+    }
+
+
+async def test_a_press_on_an_out_of_date_ephemeral_hand_redraws_it(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    first, _, _ = await mover(harness, table)
+    await harness.press(first, table.message, "🃏 My hand")
+    (old,) = ephemerals_of(harness, table.group.id, first)
+    stale = move_data(old)
+    # the edit after the move is lost: the ephemeral hand still offers the played card
+    fake.fail_next("editEphemeralMessageText", 400, "Bad Request: message to edit not found")
+    private = fake.last_message(first.id, containing="🃏")
+    assert private is not None
+    await harness.press(first, private, stale[0])
+    assert move_data(old) == stale
+    assert await pop_up(harness, first, table.group, 0, stale[1]) == t("en", "refusal-stale")
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(first.id)
+    assert seat is not None
+    newest = ephemerals_of(harness, table.group.id, first)[-1]
+    assert newest is not old and shows_current_hand(session, seat, newest), newest.text
+
+
+# ---------------------------------------------------------------- 2. who won
+
+
+def finished(game_id: str, scores: list[int], winners: list[int]) -> Session:
+    """A finished two-player session of ``game_id``."""
+    return Session(
+        id=3,
+        chat_id=-1,
+        kind="group",
+        game_id=game_id,
+        status="finished",
+        creator_id=1,
+        seats=[Player(1, "Alice", None), Player(2, "Bob", None)],
+        options={},
+        timer=None,
+        version=9,
+        deadline=None,
+        game=None,
+        result={"scores": scores, "winners": winners},
+        created_at=0.0,
+    )
+
+
+async def test_results_rank_the_lowest_total_first_where_it_wins(harness: Harness) -> None:
+    presenter = harness.kol.presenter
+    mau = presenter.result_screen(finished("mau_mau", [159, 128], [1]), "en").text
+    assert mau.index("1. Bob — 128 🏆") < mau.index("2. Alice — 159")
+    eleven = presenter.result_screen(finished("eleven", [3, 5], [1]), "en").text
+    assert "1. Bob — 5 🏆" in eleven and "2. Alice — 3" in eleven
