@@ -113,3 +113,45 @@ async def test_results_rank_the_lowest_total_first_where_it_wins(harness: Harnes
     assert mau.index("1. Bob — 128 🏆") < mau.index("2. Alice — 159")
     eleven = presenter.result_screen(finished("eleven", [3, 5], [1]), "en").text
     assert "1. Bob — 5 🏆" in eleven and "2. Alice — 3" in eleven
+
+
+# ---------------------------------------------------------------- 3. the group's language
+
+
+CYRILLIC = set("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+
+
+async def test_every_reply_in_a_russian_group_is_russian(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "eleven", started=False)  # Alice and Bob speak English
+    await harness.command(table.alice, table.group.id, "/lang")
+    menu = fake.last_message(table.group.id)
+    assert menu is not None
+    await harness.press(table.alice, menu, "lang:0:ru")
+    commands = [
+        (table.bob, "/hand"),
+        (table.bob, "/settings"),
+        (table.bob, "/rules"),
+        (table.bob, "/score"),
+        (table.bob, "/stats"),
+        (table.bob, "/help"),
+        (table.bob, "/new"),
+        (table.bob, "/rules chess"),
+        (table.bob, "/join"),
+        (table.bob, "/leave"),
+        (table.bob, "/leave"),
+        (table.alice, "/start"),
+    ]
+    for user, command in commands:
+        before = len(fake.calls)
+        await harness.command(user, table.group.id, command)
+        replies = [
+            c.params["text"]
+            for c in fake.calls[before:]
+            if c.method in ("sendMessage", "editMessageText")
+            and c.chat_id == table.group.id
+            and "ephemeral_message_parameters" not in c.params
+        ]
+        assert replies, command
+        for text in replies:
+            assert CYRILLIC & set(text.lower()), (command, text)
