@@ -189,6 +189,58 @@ class Delivery:
         slot.stored = False
         slot.delivered, slot.pending_version = shown.key(), version
 
+    async def send_ephemeral(
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        user_id: int,
+        screen: Screen,
+        version: int,
+        query_id: str | None = None,
+    ) -> None:
+        """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
+        keep it current (:meth:`show_ephemeral`). Raises the Bot API's error if Telegram
+        refuses (the caller falls back to the private chat).
+
+        Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
+        does not know the parameter, so it travels in ``api_kwargs``; the message
+        comes back with ``message_id`` 0 and its own ``ephemeral_message_id`` (read
+        from ``api_kwargs`` too), which later edits and deletes name.
+        """
+        ephemeral: dict[str, Any] = {"receiver_user_id": user_id}
+        if query_id is not None:
+            ephemeral["callback_query_id"] = query_id
+        sent = await self.bot.send_message(
+            chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup(),
+            link_preview_options=_NO_PREVIEW,
+            api_kwargs={"ephemeral_message_parameters": ephemeral},
+        )
+        found = sent.api_kwargs.get("ephemeral_message_id")
+        ephemeral_id = int(found) if found is not None else sent.message_id
+        self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
+
+    async def delete_ephemeral(self, session_id: int, purpose: str) -> None:
+        """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is one."""
+        slot = self._slots.pop((session_id, purpose), None)
+        if slot is None or slot.ephemeral_for is None:
+            return
+        slot.pending = None
+        try:
+            await self.bot.do_api_request(
+                "deleteEphemeralMessage",
+                api_kwargs={
+                    "chat_id": slot.chat_id,
+                    "receiver_user_id": slot.ephemeral_for,
+                    "ephemeral_message_id": slot.message_id,
+                },
+            )
+        except TelegramError as error:
+            log.info("ephemeral %s/%s not deleted: %s", session_id, purpose, error)
+
     def has_ephemeral(self, session_id: int, purpose: str) -> bool:
         """True if that ephemeral hand is being kept current."""
         slot = self._slots.get((session_id, purpose))

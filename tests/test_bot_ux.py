@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.render.common import cards
+from games import REGISTRY
 from games.cards import sort_hand
 from sessions import Player, Session
 from tests.fake_telegram import FakeUser, StoredMessage
@@ -155,3 +156,93 @@ async def test_every_reply_in_a_russian_group_is_russian(harness: Harness) -> No
         assert replies, command
         for text in replies:
             assert CYRILLIC & set(text.lower()), (command, text)
+
+
+# ---------------------------------------------------------------- 4. /rules
+
+
+async def test_bare_rules_offers_the_games_by_their_names_and_takes_a_localized_name(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    pavel = fake.user("Павел", "ru")
+    chat = fake.private(pavel).id
+    await harness.command(pavel, chat, "/rules")
+    menu = fake.last_message(chat)
+    assert menu is not None and menu.text == t("ru", "rules-menu")
+    labels = [b["text"] for b in menu.buttons()]
+    assert labels == [t("ru", f"game-{g}") for g in REGISTRY] and "Кинг" in labels
+    await harness.press(pavel, menu, "Кинг")
+    shown = fake.last_message(chat, containing="📖")
+    assert shown is not None and "<b>Кинг</b>" in shown.text
+    await harness.command(pavel, chat, "/rules мау-мау")
+    shown = fake.last_message(chat, containing="📖")
+    assert shown is not None and "<b>Мау-мау</b>" in shown.text
+    await harness.command(pavel, chat, "/rules шахматы")
+    unknown = fake.last_message(chat)
+    assert unknown is not None and unknown.text == t("ru", "rules-unknown")
+    assert len(unknown.buttons()) == len(REGISTRY)
+
+
+# ---------------------------------------------------------------- 7. seats follow the options
+
+
+async def test_mau_mau_with_the_32_card_deck_seats_five(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "mau_mau", started=False)  # Alice and Bob sit
+    sid = table.session_id
+    assert t("en", "lobby-seats", n=2, max=5) in table.message.text
+    await pop_up(harness, table.alice, table.group, table.message.message_id, f"opt:{sid}:deck:52")
+    assert t("en", "lobby-seats", n=2, max=7) in table.message.text
+    await pop_up(harness, table.alice, table.group, table.message.message_id, f"opt:{sid}:deck:32")
+    for _ in range(3):
+        await pop_up(
+            harness, table.alice, table.group, table.message.message_id, f"comp:{sid}:easy"
+        )
+    assert t("en", "lobby-seats", n=5, max=5) in table.message.text
+    full = t("en", "refusal-table_full")
+    assert (
+        await pop_up(
+            harness, table.alice, table.group, table.message.message_id, f"comp:{sid}:easy"
+        )
+        == full
+    )
+    carol = fake.user("Carol")
+    assert (
+        await pop_up(harness, carol, table.group, table.message.message_id, f"join:{sid}") == full
+    )
+    await harness.command(carol, table.group.id, "/join")
+    assert fake.last_message(table.group.id, containing=full) is not None
+    # six seated with the big deck, then the small deck is refused: it seats only five
+    await pop_up(harness, table.alice, table.group, table.message.message_id, f"opt:{sid}:deck:52")
+    await pop_up(harness, table.alice, table.group, table.message.message_id, f"comp:{sid}:easy")
+    refused = await pop_up(
+        harness, table.alice, table.group, table.message.message_id, f"opt:{sid}:deck:32"
+    )
+    assert refused and (await harness.kol.manager.get(sid)).options["deck"] == 52
+    assert (
+        await pop_up(harness, table.alice, table.group, table.message.message_id, f"start:{sid}")
+        == ""
+    )
+    assert len((await harness.kol.manager.get(sid)).seats) == 6
+
+
+# ---------------------------------------------------------------- 8. the creator's private hand
+
+
+async def test_start_in_the_private_chat_posts_the_creators_running_hand(harness: Harness) -> None:
+    fake = harness.fake
+    alice, bob = fake.user("Alice"), fake.user("Bob")
+    group = fake.group("Cards")
+    await harness.command(bob, fake.private(bob).id, "/start")
+    await harness.command(alice, group.id, "/new eleven")  # Alice never opened the private chat
+    lobby = fake.last_message(group.id)
+    assert lobby is not None
+    await harness.press(bob, lobby, "join:1")
+    await harness.press(alice, lobby, "start:1")
+    assert fake.last_message(alice.id) is None
+    await harness.command(alice, fake.private(alice).id, "/start")
+    session = await harness.kol.manager.get(1)
+    hand = fake.last_message(alice.id, containing="🃏")
+    assert hand is not None and shows_current_hand(session, 0, hand), hand.text
+    assert fake.last_message(alice.id, containing=t("en", "welcome").split("\n")[0]) is not None

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import Update
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError
 from telegram.ext import CommandHandler
 
@@ -24,7 +22,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
-from bot.render.common import Button, Screen, screen
+from bot.render.common import Button, screen
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
 log = logging.getLogger(__name__)
@@ -70,7 +68,9 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         kol.delivery.show_ephemeral(session.id, purpose, hand, session.version, force=True)
         return
     try:
-        await send_ephemeral_hand(kol, session, seat, user.id, query.id, hand)
+        await kol.delivery.send_ephemeral(
+            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id
+        )
     except (BadRequest, NetworkError) as error:
         log.info("could not send the hand again (%s)", error)
 
@@ -85,14 +85,9 @@ def _seat(session: Session, user_id: int) -> int:
 
 
 async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
-    """ "My hand" on the table: an ephemeral message only the presser sees.
-
-    Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
-    does not know the parameter, so it travels in ``api_kwargs``; the message
-    comes back with ``message_id`` 0 and its own ``ephemeral_message_id``
-    (read from ``api_kwargs`` too), which later edits name. If Telegram refuses
-    or cannot be reached, the hand goes to the private chat and the pop-up opens
-    that chat.
+    """ "My hand" on the table: an ephemeral message only the presser sees
+    (:meth:`~bot.delivery.Delivery.send_ephemeral`). If Telegram refuses or cannot
+    be reached, the hand goes to the private chat and the pop-up opens that chat.
     """
     query, user = update.callback_query, current_user(update)
     assert query is not None
@@ -104,39 +99,16 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
     try:
-        await send_ephemeral_hand(kol, session, seat, user.id, query.id, hand)
+        await kol.delivery.send_ephemeral(
+            session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
+            session.version, query.id,
+        )
     except (BadRequest, NetworkError) as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
         await show_hand(kol, user, session.id)
         await popup(query, url=kol.presenter.link(f"h{session.id}"))
         return ""
     return None
-
-
-async def send_ephemeral_hand(
-    kol: Koloda, session: Session, seat: int, user_id: int, query_id: str, hand: Screen
-) -> None:
-    """Send ``hand`` as an ephemeral message in the group and keep it current."""
-    assert session.chat_id is not None
-    ephemeral = {"receiver_user_id": user_id, "callback_query_id": query_id}
-    sent = await kol.delivery.bot.send_message(
-        session.chat_id,
-        hand.text,
-        parse_mode=ParseMode.HTML,
-        reply_markup=hand.markup(),
-        api_kwargs={"ephemeral_message_parameters": ephemeral},
-    )
-    ephemeral_id = _ephemeral_id(sent.api_kwargs, sent.message_id)
-    kol.delivery.track_ephemeral(
-        session.id, ephemeral_purpose(seat), session.chat_id, user_id, ephemeral_id, hand,
-        session.version,
-    )
-
-
-def _ephemeral_id(extra: Any, message_id: int) -> int:
-    """The ephemeral message's own id (Bot API 10.2: the message_id is 0)."""
-    found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
-    return int(found) if found is not None else message_id
 
 
 async def cmd_hand(update: Update, context: KolodaContext) -> None:

@@ -347,3 +347,13 @@ prize-first = +{ $n } first out
 prize-second = +{ $n } second out
 seat-released-timeouts = ⏰ You missed three turns in a row, so a computer now plays your seat at the { $game } table.
 seat-released-left = 🚪 You left the { $game } table; a computer now plays your seat.
+
+# --- #18
+settings-table = Table settings ({ $game }):
+computer-for = 🤖 for { $name }
+button-reclaim = ↩️ Take my seat back
+button-type-value = ✏️ Type a value
+type-value-choose = Which setting do you want to type?
+type-value-prompt = Reply to this message with the { $option }: a whole number from { $low } to { $high }.
+type-value-bad = “{ $value }” won't do for the { $option }: type a whole number from { $low } to { $high }.
+lobby-waiting-private = The game has not started: invite a friend or play the computer from the table message above.

@@ -352,3 +352,13 @@ prize-first = +{ $n } первому вышедшему
 prize-second = +{ $n } второму вышедшему
 seat-released-timeouts = ⏰ Вы пропустили три хода подряд, поэтому за вас теперь играет компьютер ({ $game }).
 seat-released-left = 🚪 Вы вышли из-за стола ({ $game }); за вас теперь играет компьютер.
+
+# --- #18
+settings-table = Настройки стола ({ $game }):
+computer-for = 🤖 за { $name }
+button-reclaim = ↩️ Вернуться за стол
+button-type-value = ✏️ Ввести значение
+type-value-choose = Какую настройку ввести?
+type-value-prompt = Ответьте на это сообщение: { $option } — целое число от { $low } до { $high }.
+type-value-bad = «{ $value }» не подходит ({ $option }): нужно целое число от { $low } до { $high }.
+lobby-waiting-private = Игра ещё не началась: пригласите друга или сыграйте с компьютером (сообщение со столом выше).
