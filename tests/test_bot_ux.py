@@ -246,3 +246,39 @@ async def test_start_in_the_private_chat_posts_the_creators_running_hand(harness
     hand = fake.last_message(alice.id, containing="🃏")
     assert hand is not None and shows_current_hand(session, 0, hand), hand.text
     assert fake.last_message(alice.id, containing=t("en", "welcome").split("\n")[0]) is not None
+
+
+# ---------------------------------------------------------------- 6. the creator's settings
+
+
+async def test_settings_open_only_for_the_creator_and_the_lobby_follows_them(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "eleven", started=False)
+    lobby, sid = table.message, table.session_id
+    await harness.press(table.alice, lobby, "⚙️ Settings")
+    (menu,) = fake.chat_messages(table.group.id, ephemeral=True)
+    assert menu.ephemeral_for == table.alice.id and "Settings of Eleven" in menu.text
+    assert "Press <b>Join</b>" in lobby.text  # everyone still sees the lobby
+    target = next(b for b in menu.buttons() if b["callback_data"].startswith(f"opt:{sid}:target"))
+    await harness.press(table.alice, menu, target["callback_data"])
+    value = target["callback_data"].rsplit(":", 1)[1]
+    assert f"<b>{value}</b>" in menu.text and f"<b>{value}</b>" in lobby.text
+    assert "Press <b>Join</b>" in lobby.text
+    assert len(fake.chat_messages(table.group.id)) == 1  # nothing else posted in the group
+    await harness.press(table.alice, menu, f"back:{sid}")
+    assert menu.deleted and fake.calls_of("deleteEphemeralMessage")
+
+
+async def test_without_ephemeral_messages_the_settings_open_in_the_private_chat(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    fake.ephemeral = False
+    table = await open_table(harness, "eleven", started=False)
+    await harness.press(table.alice, table.message, "⚙️ Settings")
+    menu = fake.last_message(table.alice.id, containing="Settings of Eleven")
+    assert menu is not None and "Press <b>Join</b>" in table.message.text
+    await harness.press(table.alice, menu, f"timer:{table.session_id}:60")
+    assert "Turn timer: <b>1 min</b>" in menu.text and "<b>1 min</b>" in table.message.text
