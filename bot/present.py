@@ -13,9 +13,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.render.common import Screen, game_name, screen
+from bot.render.common import Button, Screen, game_name, screen
 from bot.render.lobby import render_lobby
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
@@ -138,9 +139,13 @@ class Presenter:
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
-        messages say so and lose their buttons, and are not kept up to date any more."""
+        messages say so, offer only "Take my seat back", and are not kept up to date any
+        more."""
         lang = await self.user_language(user_id)
-        gone = screen(t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)))
+        gone = screen(
+            t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)),
+            [[Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())]],
+        )
         self.delivery.show(
             session.id,
             hand_purpose(seat),

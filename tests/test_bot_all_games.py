@@ -405,12 +405,13 @@ async def test_leaving_a_running_game_clears_the_leavers_hand_messages(harness: 
     assert "Bob" in table.text
     await harness.command(bob, table.chat_id, "/leave")
     note = t("en", "seat-released-left", game="Oh Hell")
-    assert private.text == note and not private.buttons()
-    assert ephemeral.text == note and not ephemeral.buttons()
+    reclaim = [{"text": t("en", "button-reclaim"), "callback_data": "back2:1"}]
+    assert private.text == note and private.buttons() == reclaim
+    assert ephemeral.text == note and ephemeral.buttons() == reclaim
     session = await harness.kol.manager.get(1)
     assert session.status == "running" and session.seat_of(bob.id) is None
     assert [m.text for m in harness.fake.chat_messages(table.chat_id)][1:] == [t("en", "left")]
-    assert "Bob" not in table.text
+    assert "🤖 for Bob" in table.text
 
 
 def test_the_leak_detector_sees_cards_in_both_languages_but_not_in_summaries() -> None:

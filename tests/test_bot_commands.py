@@ -122,7 +122,7 @@ async def test_join_command_and_leaving_a_running_game(harness: Harness) -> None
     session = await harness.kol.manager.get(1)
     assert session.status == "running"
     assert session.seats[1].user_id is None  # a computer took Carl's seat
-    assert "Carl" not in table.text.split("\n\n")[1]
+    assert "🤖 for Carl" in table.text.split("\n\n")[1]
     assert fake.last_message(group.id, containing="You left the table.") is not None
 
 

@@ -282,3 +282,46 @@ async def test_without_ephemeral_messages_the_settings_open_in_the_private_chat(
     assert menu is not None and "Press <b>Join</b>" in table.message.text
     await harness.press(table.alice, menu, f"timer:{table.session_id}:60")
     assert "Turn timer: <b>1 min</b>" in menu.text and "<b>1 min</b>" in table.message.text
+
+
+# ---------------------------------------------------------------- 9. taking a seat back
+
+
+async def test_a_player_who_left_is_named_at_the_table_and_takes_the_seat_back(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "oh_hell", started=False)
+    await pop_up(harness, table.alice, table.group, 0, f"comp:{table.session_id}:easy")
+    await harness.press(table.alice, table.message, f"start:{table.session_id}")
+    bob = table.bob
+    await harness.command(bob, table.group.id, "/leave")
+    assert "🤖 for Bob" in table.message.text
+    released = fake.last_message(bob.id, containing="🚪")
+    assert released is not None
+    assert [b["text"] for b in released.buttons()] == [t("en", "button-reclaim")]
+    # /start in the private chat offers the seat back as well
+    await harness.command(bob, fake.private(bob).id, "/start")
+    offer = fake.last_message(bob.id, containing="🤖")
+    assert offer is not None and offer.buttons()[0]["callback_data"] == f"back2:{table.session_id}"
+    await harness.press(bob, released, t("en", "button-reclaim"))
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(bob.id)
+    assert seat is not None and "🤖 for Bob" not in table.message.text
+    assert "Bob" in table.message.text
+    hand = fake.last_message(bob.id, containing="🃏")
+    assert hand is not None and shows_current_hand(session, seat, hand), hand.text
+
+
+async def test_join_takes_back_the_seat_in_russian(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "eleven")
+    await harness.command(table.bob, table.group.id, "/lang")
+    menu = fake.last_message(table.group.id, containing="🌐") or fake.last_message(table.group.id)
+    assert menu is not None
+    await harness.press(table.bob, menu, "lang:0:ru")
+    await harness.command(table.bob, table.group.id, "/leave")
+    assert "🤖 за Bob" in table.message.text
+    await harness.command(table.bob, table.group.id, "/join")
+    session = await harness.kol.manager.get(table.session_id)
+    assert session.seat_of(table.bob.id) is not None and "🤖 за Bob" not in table.message.text

@@ -357,3 +357,4 @@ type-value-choose = Which setting do you want to type?
 type-value-prompt = Reply to this message with the { $option }: a whole number from { $low } to { $high }.
 type-value-bad = “{ $value }” won't do for the { $option }: type a whole number from { $low } to { $high }.
 lobby-waiting-private = The game has not started: invite a friend or play the computer from the table message above.
+seat-stood-in = 🤖 A computer plays your seat at the { $game } table. Take it back whenever you like.
