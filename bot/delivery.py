@@ -27,7 +27,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram import LinkPreviewOptions
+from telegram import ForceReply, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
@@ -277,6 +277,24 @@ class Delivery:
         except Forbidden:
             await self._forbidden(chat_id)
             return None
+
+    async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
+        """Post a question the user answers by replying (``ForceReply``: the client opens
+        the reply field; ``selective`` — only for those the text mentions); its message
+        id, or None if the chat is closed to us."""
+        await self.limiter.wait_turn(chat_id, URGENT)
+        try:
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=ForceReply(selective=True, input_field_placeholder=placeholder),
+                rate_limit_args={"turn_taken": True},
+            )
+        except Forbidden:
+            await self._forbidden(chat_id)
+            return None
+        return message.message_id
 
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (lazy ones at once)."""

@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "normal", "strong")
 TIMERS = (None, 60, 300, 86400)
+#: The turn timer a creator may type, in seconds: whole minutes from 1 minute to a day.
+TIMER_RANGE = (60, 86400)
 KINDS = ("group", "private")
 INVITE_TTL = 86400.0
 #: Consecutive timeouts after which the computer keeps the seat.
@@ -270,8 +272,14 @@ class SessionManager:
             return await self._save(session, replace(session, options=options))
 
     async def set_timer(self, session_id: int, user_id: int, seconds: int | None) -> Session:
-        """The creator sets the turn timer: None (off), 60, 300 or 86400 seconds."""
-        if seconds not in TIMERS or isinstance(seconds, bool):
+        """The creator sets the turn timer: None (off) or whole minutes from 60 to 86400
+        seconds (the menu offers 60, 300 and 86400)."""
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int)
+            or not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]
+            or seconds % 60
+        ):
             raise Refusal("bad_option", "timer")
         async with self._lock(session_id):
             session = await self._load(session_id)

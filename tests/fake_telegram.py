@@ -174,7 +174,8 @@ class StoredMessage:
                 "is_bot": False,
                 "first_name": f"user{self.ephemeral_for}",
             }
-        if self.reply_markup:
+        if self.reply_markup and "inline_keyboard" in self.reply_markup:
+            # a Message carries only an inline keyboard (not a ForceReply)
             message["reply_markup"] = self.reply_markup
         return message
 
@@ -334,8 +335,11 @@ class FakeTelegram:
         async with self._changed:
             self._changed.notify_all()
 
-    def push_message(self, user: FakeUser, chat: FakeChat, text: str) -> dict[str, Any]:
-        """A text message (a command if it starts with ``/``) from ``user`` in ``chat``."""
+    def push_message(
+        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None = None
+    ) -> dict[str, Any]:
+        """A text message (a command if it starts with ``/``) from ``user`` in ``chat``,
+        replying to the bot's message ``reply_to`` if given."""
         if chat.private:
             self.started.add(user.id)
         self.chats.setdefault(chat.id, chat)
@@ -346,6 +350,8 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to.as_dict(self.bot_user, chat.as_dict())
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]

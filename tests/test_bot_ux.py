@@ -325,3 +325,63 @@ async def test_join_takes_back_the_seat_in_russian(harness: Harness) -> None:
     await harness.command(table.bob, table.group.id, "/join")
     session = await harness.kol.manager.get(table.session_id)
     assert session.seat_of(table.bob.id) is not None and "🤖 за Bob" not in table.message.text
+
+
+# ---------------------------------------------------------------- 10. typing a value
+
+
+async def test_the_creator_types_a_target_score_not_among_the_buttons(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "eleven", started=False)
+    sid = table.session_id
+    await harness.press(table.alice, table.message, "⚙️ Settings")
+    (menu,) = fake.chat_messages(table.group.id, ephemeral=True)
+    await harness.press(table.alice, menu, f"type:{sid}:target")
+    prompt = fake.last_message(table.group.id, containing="✏️")
+    assert prompt is not None and "1 to 50" in prompt.text
+    assert prompt.reply_markup == {
+        "force_reply": True,
+        "selective": True,
+        "input_field_placeholder": "1–50",
+    }
+    assert f"tg://user?id={table.alice.id}" in prompt.text  # the reply field is only hers
+
+    async def answer(user: FakeUser, text: str) -> str:
+        before = len(fake.calls)
+        fake.push_message(user, table.group, text, reply_to=prompt)
+        await harness.settle()
+        sent = [c.params["text"] for c in fake.calls[before:] if c.method == "sendMessage"]
+        return sent[-1] if sent else ""
+
+    bad = t("en", "type-value-bad", value="99", option="Play to", low=1, high=50)
+    assert await answer(table.alice, "99") == bad
+    assert "seven" in await answer(table.alice, "seven")
+    assert await answer(table.bob, "12") == t("en", "refusal-not_creator")
+    assert (await harness.kol.manager.get(sid)).options["target"] == 5  # nothing changed
+    assert await answer(table.alice, "12") == ""
+    assert (await harness.kol.manager.get(sid)).options["target"] == 12
+    assert "Play to: <b>12</b>" in table.message.text and "Play to: <b>12</b>" in menu.text
+    # an unrelated reply to another bot message changes nothing
+    fake.push_message(table.alice, table.group, "13", reply_to=table.message)
+    await harness.settle()
+    assert (await harness.kol.manager.get(sid)).options["target"] == 12
+
+
+async def test_the_creator_types_a_turn_time_in_minutes_in_russian(harness: Harness) -> None:
+    fake = harness.fake
+    vera = fake.user("Вера", "ru")
+    chat = fake.private(vera)
+    await harness.command(vera, chat.id, "/new eleven")
+    lobby = fake.last_message(vera.id)
+    assert lobby is not None
+    await harness.press(vera, lobby, "⚙️ Настройки")
+    await harness.press(vera, lobby, "type:1:timer")
+    prompt = fake.last_message(vera.id, containing="✏️")
+    assert prompt is not None and "от 1 до 1440" in prompt.text
+    fake.push_message(vera, chat, "0", reply_to=prompt)
+    await harness.settle()
+    assert fake.last_message(vera.id, containing="«0» не подходит") is not None
+    fake.push_message(vera, chat, "10", reply_to=prompt)
+    await harness.settle()
+    assert (await harness.kol.manager.get(1)).timer == 600
+    assert "<b>10 мин</b>" in lobby.text

@@ -6,7 +6,7 @@ import logging
 
 from telegram import Update, User
 from telegram.error import BadRequest, NetworkError
-from telegram.ext import CommandHandler
+from telegram.ext import CommandHandler, MessageHandler, filters
 
 from bot.callback import (
     AddComputer,
@@ -22,6 +22,7 @@ from bot.callback import (
     SetTimer,
     Settings,
     Start,
+    TypeValue,
     VersusComputer,
 )
 from bot.context import Koloda, KolodaContext
@@ -40,15 +41,17 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.render.common import Button, Screen, game_name, screen
-from bot.render.lobby import decode_value, render_levels, render_settings
+from bot.render.common import Button, Screen, esc, game_name, mention, screen
+from bot.render.lobby import decode_value, option_name, render_levels, render_settings
 from bot.render.result import render_game_menu
 from games import REGISTRY
-from sessions import TABLE, Refusal, Session, hand_purpose
+from sessions import TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
 
 log = logging.getLogger(__name__)
 #: The purpose of the creator's own menu message (settings, computer levels) in a group.
 MENU = "menu"
+#: The purpose prefix of a "type a value" prompt (``prompt:target``, ``prompt:timer``).
+PROMPT = "prompt:"
 
 
 def find_game(text: str) -> str | None:
@@ -346,6 +349,90 @@ async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
     return None
 
 
+def typed_range(session: Session, name: str) -> tuple[int, int]:
+    """The whole numbers a creator may type for setting ``name`` (``timer``: minutes)."""
+    if name == "timer":
+        return TIMER_RANGE[0] // 60, TIMER_RANGE[1] // 60
+    for option in REGISTRY[session.game_id].options_schema:
+        if option.name == name and option.low is not None and option.high is not None:
+            return option.low, option.high
+    raise Refusal("bad_option", name)
+
+
+def typed_name(session: Session, name: str, lang: str) -> str:
+    """What the prompt calls the setting being typed."""
+    if name == "timer":
+        return t(lang, "option-timer-minutes")
+    return option_name(session.game_id, name, lang)
+
+
+async def on_type_value(kol: Koloda, update: Update, press: TypeValue) -> str | None:
+    """ "✏️ Type" next to a setting: ask the creator for a number, as a reply (the prompt
+    is remembered as the session's ``prompt:<setting>`` message)."""
+    session = await _creator_session(kol, update, press.session)
+    low, high = typed_range(session, press.name)
+    user = current_user(update)
+    group = session.kind == "group" and session.chat_id is not None
+    chat_id = session.chat_id if group and session.chat_id is not None else user.id
+    lang = await kol.presenter.chat_language(chat_id)
+    # numbers as typed (str: Fluent would group the digits, "1 440")
+    text = t(lang, "type-value-prompt", option=esc(typed_name(session, press.name, lang)),
+             low=str(low), high=str(high))
+    if group:  # only the creator gets the reply field: the prompt mentions them
+        text = f"{mention(session.seats[session.seat_of(user.id) or 0], lang)} {text}"
+    message_id = await kol.delivery.ask(chat_id, text, f"{low}–{high}")
+    if message_id is not None:
+        await kol.messages.posted(
+            session.id, f"{PROMPT}{press.name}", chat_id, message_id, session.version
+        )
+    return None
+
+
+async def on_typed_value(update: Update, context: KolodaContext) -> None:
+    """A reply to a "✏️ Type" prompt: set that setting, or say what a good value is."""
+    kol = context.koloda
+    message = update.effective_message
+    asked = message.reply_to_message if message is not None else None
+    if message is None or asked is None or asked.from_user is None:
+        return
+    if asked.from_user.id != context.bot.id:
+        return
+    session = await chat_session(kol, update)
+    if session is None:
+        return
+    refs = await kol.messages.of(session.id)
+    name = next(
+        (
+            ref.purpose.removeprefix(PROMPT)
+            for ref in refs
+            if ref.purpose.startswith(PROMPT)
+            and ref.chat_id == message.chat.id
+            and ref.message_id == asked.message_id
+        ),
+        None,
+    )
+    if name is None:
+        return
+    lang = await chat_lang(kol, update)
+    typed = (message.text or "").strip()
+    try:
+        low, high = typed_range(session, name)
+        if not typed.isdigit() or not low <= int(typed) <= high:
+            what = esc(typed_name(session, name, lang))
+            reply(kol, update, t(lang, "type-value-bad", value=esc(typed[:40]), option=what,
+                                 low=str(low), high=str(high)))
+            return
+        user_id = current_user(update).id
+        if name == "timer":
+            changed = await kol.manager.set_timer(session.id, user_id, int(typed) * 60)
+        else:
+            changed = await kol.manager.set_option(session.id, user_id, name, int(typed))
+    except Refusal as refusal:
+        reply(kol, update, refusal_text(lang, refusal))
+        return
+    await settings_changed(kol, update, changed)
+
+
 async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
     """Back from a menu to the lobby (a running game: the button no longer applies)."""
     session = await kol.manager.get(press.session)
@@ -404,6 +491,8 @@ HANDLERS: list[Handler] = [
     button(Settings, on_settings),
     button(SetOption, on_option),
     button(SetTimer, on_timer),
+    button(TypeValue, on_type_value),
+    MessageHandler(filters.REPLY & filters.TEXT & ~filters.COMMAND, on_typed_value),
     button(Back, on_back),
     button(Start, on_start),
     button(Cancel, on_cancel),

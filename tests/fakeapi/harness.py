@@ -115,7 +115,9 @@ async def start_harness(
 ) -> Harness:
     """Build the bot against ``fake`` and start polling (no flood limits unless given)."""
     settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
-    app = build_application(settings, computer, limits=limits or Limits.off(), coalesce=coalesce)
+    app = build_application(
+        settings, computer, limits=limits or Limits.off(), coalesce=coalesce
+    )
     await app.initialize()
     await startup(app)
     await app.start()
