@@ -385,3 +385,31 @@ async def test_the_creator_types_a_turn_time_in_minutes_in_russian(harness: Harn
     await harness.settle()
     assert (await harness.kol.manager.get(1)).timer == 600
     assert "<b>10 мин</b>" in lobby.text
+
+
+# ---------------------------------------------------------------- 5. while a table waits
+
+
+async def test_commands_in_a_private_duel_lobby_say_what_is_true(harness: Harness) -> None:
+    fake = harness.fake
+    vera = fake.user("Vera")
+    chat = fake.private(vera).id
+    await harness.command(vera, chat, "/new eleven")
+    for command in ("/hand", "/table"):
+        await harness.command(vera, chat, command)
+        newest = fake.chat_messages(chat)[-1]
+        assert "Eleven" in newest.text, (command, newest.text)
+        assert {b["callback_data"] for b in newest.buttons()} >= {"invite:1", "vs:1"}, command
+        texts = [m.text for m in fake.chat_messages(chat)]
+        assert t("en", "no-game-of-yours") not in texts and t("en", "no-open-game") not in texts
+    await harness.command(vera, chat, "/settings")
+    shown = fake.last_message(chat, containing=t("en", "settings-table", game="Eleven"))
+    assert shown is not None and "Play to: <b>5</b>" in shown.text
+
+
+async def test_hand_in_a_group_lobby_says_the_cards_are_not_dealt(harness: Harness) -> None:
+    fake = harness.fake
+    table = await open_table(harness, "eleven", started=False)
+    await harness.command(table.bob, table.group.id, "/hand")
+    newest = fake.chat_messages(table.group.id)[-1]
+    assert newest.text == t("en", "hand-not-dealt")
