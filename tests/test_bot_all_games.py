@@ -1,8 +1,8 @@
 """Every game through the real bot, played as users play it, checked as users see it.
 
-For each of the seven games a group table with two humans (Alice reads her hand
-in her private chat, Bob presses "My hand" for an ephemeral one) and computer
-seats is played through the fake Bot API until the first deal is over. After
+For each of the seven games a group table with two humans (Alice plays from her
+private chat, Bob from the ephemeral hand "My hand" opens; each has both) and
+computer seats is played through the fake Bot API until the first deal is over. After
 every press the test looks at what each person sees:
 
 * the group chat holds exactly one message — the table — edited in place; it
@@ -243,10 +243,14 @@ async def test_a_first_deal_through_the_bot(harness: Harness, game_id: str) -> N
         check_table(session, table)
         seat = session.to_move
         assert seat is not None and session.seats[seat].user_id in readers, "a computer stalled"
+        # every human's hand, however they opened it — the private chat's message and
+        # the ephemeral one from "My hand" — shows their cards and moves after every move
         for other, player in enumerate(session.seats):
             if player.user_id is not None:
-                user, ephemeral = readers[player.user_id]
-                check_hand(session, other, await current_hand(harness, user, table, ephemeral))
+                user, _ = readers[player.user_id]
+                for ephemeral in (False, True):
+                    hand = await current_hand(harness, user, table, ephemeral)
+                    check_hand(session, other, hand)
         user, ephemeral = readers[session.seats[seat].user_id or 0]
         hand = await current_hand(harness, user, table, ephemeral)
         action = rng.choice(move_actions(hand))
