@@ -296,6 +296,14 @@ class Delivery:
             return None
         return message.message_id
 
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a one-off message of ours (a question that was answered); a message
+        already gone is fine."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as error:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
+
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (lazy ones at once)."""
         while True:

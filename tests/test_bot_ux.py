@@ -361,6 +361,7 @@ async def test_the_creator_types_a_target_score_not_among_the_buttons(harness: H
     assert await answer(table.alice, "12") == ""
     assert (await harness.kol.manager.get(sid)).options["target"] == 12
     assert "Play to: <b>12</b>" in table.message.text and "Play to: <b>12</b>" in menu.text
+    assert prompt.deleted  # answered: the question leaves the group
     # an unrelated reply to another bot message changes nothing
     fake.push_message(table.alice, table.group, "13", reply_to=table.message)
     await harness.settle()

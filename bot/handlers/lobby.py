@@ -430,6 +430,8 @@ async def on_typed_value(update: Update, context: KolodaContext) -> None:
     except Refusal as refusal:
         reply(kol, update, refusal_text(lang, refusal))
         return
+    await kol.messages.forget(session.id, f"{PROMPT}{name}")
+    await kol.delivery.delete(message.chat.id, asked.message_id)  # answered: out of the way
     await settings_changed(kol, update, changed)
 
 
