@@ -158,6 +158,14 @@ class SetOption(Verb):
 
 
 @dataclass(frozen=True)
+class TypeValue(Verb):
+    """Type a value for a setting (a number option's name, or ``timer`` in minutes)."""
+
+    prefix = "type"
+    name: str
+
+
+@dataclass(frozen=True)
 class SetTimer(Verb):
     """Set the turn timer (seconds, or ``off``)."""
 

@@ -27,7 +27,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram import LinkPreviewOptions
+from telegram import ForceReply, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
@@ -92,6 +92,7 @@ class _Slot:
     delivered: tuple[Any, ...] | None = None
     worker: asyncio.Task[None] | None = None
     repost: bool = False
+    force: bool = False  # deliver even a screen equal to the one delivered last
     edit_only: bool = False
     final: bool = False  # the session is over: forget the slot once delivered
     wait: float = 0.0  # seconds the pending screen may wait for a newer one
@@ -134,6 +135,7 @@ class Delivery:
         final: bool = False,
         deferred: bool = False,
         urgent: bool = False,
+        force: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins).
 
@@ -142,7 +144,8 @@ class Delivery:
         ``deferred`` (not urgent for the viewer) lets the edit wait up to
         :data:`DEFER` seconds for a newer screen, which then goes instead, in
         one edit; ``urgent`` (the viewer's turn starts) goes first when the
-        bot's budget is short.
+        bot's budget is short; ``force`` edits even if the screen is the one
+        delivered last (the message may not show it: a stale press came from it).
         """
         slot = self._slot(session_id, purpose, chat_id)
         slot.edit_only = edit_only and not repost
@@ -153,17 +156,25 @@ class Delivery:
         slot.wait = self.defer if deferred and not final and not repost else 0.0
         slot.priority = URGENT if urgent else LATER if deferred or final else NORMAL
         slot.repost = slot.repost or repost
+        slot.force = slot.force or force
         if slot.hurry is not None and not slot.wait:
             slot.hurry.set()
         self._wake(slot)
 
     def show_ephemeral(
-        self, session_id: int, purpose: str, screen: Screen, version: int, *, final: bool = False
+        self,
+        session_id: int,
+        purpose: str,
+        screen: Screen,
+        version: int,
+        *,
+        final: bool = False,
+        force: bool = False,
     ) -> None:
         """Keep an ephemeral hand current (edited, never re-posted), if it is shown."""
         slot = self._slots.get((session_id, purpose))
         if slot is not None and slot.ephemeral_for is not None:
-            self.show(session_id, purpose, slot.chat_id, screen, version, final=final)
+            self.show(session_id, purpose, slot.chat_id, screen, version, final=final, force=force)
 
     def track_ephemeral(
         self,
@@ -180,6 +191,58 @@ class Delivery:
         slot.ephemeral_for, slot.message_id, slot.loaded = user_id, ephemeral_message_id, True
         slot.stored = False
         slot.delivered, slot.pending_version = shown.key(), version
+
+    async def send_ephemeral(
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        user_id: int,
+        screen: Screen,
+        version: int,
+        query_id: str | None = None,
+    ) -> None:
+        """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
+        keep it current (:meth:`show_ephemeral`). Raises the Bot API's error if Telegram
+        refuses (the caller falls back to the private chat).
+
+        Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
+        does not know the parameter, so it travels in ``api_kwargs``; the message
+        comes back with ``message_id`` 0 and its own ``ephemeral_message_id`` (read
+        from ``api_kwargs`` too), which later edits and deletes name.
+        """
+        ephemeral: dict[str, Any] = {"receiver_user_id": user_id}
+        if query_id is not None:
+            ephemeral["callback_query_id"] = query_id
+        sent = await self.bot.send_message(
+            chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup(),
+            link_preview_options=_NO_PREVIEW,
+            api_kwargs={"ephemeral_message_parameters": ephemeral},
+        )
+        found = sent.api_kwargs.get("ephemeral_message_id")
+        ephemeral_id = int(found) if found is not None else sent.message_id
+        self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
+
+    async def delete_ephemeral(self, session_id: int, purpose: str) -> None:
+        """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is one."""
+        slot = self._slots.pop((session_id, purpose), None)
+        if slot is None or slot.ephemeral_for is None:
+            return
+        slot.pending = None
+        try:
+            await self.bot.do_api_request(
+                "deleteEphemeralMessage",
+                api_kwargs={
+                    "chat_id": slot.chat_id,
+                    "receiver_user_id": slot.ephemeral_for,
+                    "ephemeral_message_id": slot.message_id,
+                },
+            )
+        except TelegramError as error:
+            log.info("ephemeral %s/%s not deleted: %s", session_id, purpose, error)
 
     def has_ephemeral(self, session_id: int, purpose: str) -> bool:
         """True if that ephemeral hand is being kept current."""
@@ -217,6 +280,32 @@ class Delivery:
         except Forbidden:
             await self._forbidden(chat_id)
             return None
+
+    async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
+        """Post a question the user answers by replying (``ForceReply``: the client opens
+        the reply field; ``selective`` — only for those the text mentions); its message
+        id, or None if the chat is closed to us."""
+        await self.limiter.wait_turn(chat_id, URGENT)
+        try:
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=ForceReply(selective=True, input_field_placeholder=placeholder),
+                rate_limit_args={"turn_taken": True},
+            )
+        except Forbidden:
+            await self._forbidden(chat_id)
+            return None
+        return message.message_id
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a one-off message of ours (a question that was answered); a message
+        already gone is fine."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as error:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
 
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (deferred ones at once)."""
@@ -262,7 +351,7 @@ class Delivery:
                 slot.pending = None
                 return
             while slot.pending is not None:
-                if slot.pending.key() == slot.delivered and not slot.repost:
+                if slot.pending.key() == slot.delivered and not (slot.repost or slot.force):
                     slot.pending = None
                     await self._shown(slot, slot.pending_version)
                     continue
@@ -329,7 +418,7 @@ class Delivery:
             await self._forbidden(slot.chat_id)
             self._slots.pop((slot.session_id, slot.purpose), None)
             return False
-        slot.delivered = screen.key()
+        slot.delivered, slot.force = screen.key(), False
         await self._shown(slot, version)
         return True
 

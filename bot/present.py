@@ -14,9 +14,10 @@ import logging
 from collections.abc import Collection
 from typing import Any
 
+from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.render.common import Screen, game_name, screen
+from bot.render.common import Button, Screen, game_name, screen
 from bot.render.lobby import render_lobby
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
@@ -134,9 +135,12 @@ class Presenter:
             wanted = only if only is not None else session.changed
             if not everything and hand_purpose(seat) not in wanted:
                 continue  # nothing this player needs changed: their cards and moves stand
-            # the player who just moved knows what they played: their hand may wait
-            # and go out with their next turn's buttons, in one edit
-            deferred = seat == actor and session.to_move != seat and session.kind == "group"
+            # only the player to move needs their hand at once; the others' changes (the
+            # card just played, one drawn meanwhile, a new deal) may wait and go out
+            # with their next turn's buttons, in one edit
+            deferred = (
+                session.kind == "group" and session.status == "running" and session.to_move != seat
+            )
             lang = await self.user_language(player.user_id)
             if await self.prefs.reachable(player.user_id):
                 self.delivery.show(
@@ -157,9 +161,13 @@ class Presenter:
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
-        messages say so and lose their buttons, and are not kept up to date any more."""
+        messages say so, offer only "Take my seat back", and are not kept up to date any
+        more."""
         lang = await self.user_language(user_id)
-        gone = screen(t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)))
+        gone = screen(
+            t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)),
+            [[Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())]],
+        )
         self.delivery.show(
             session.id,
             hand_purpose(seat),
@@ -216,6 +224,7 @@ class Presenter:
             session.seats,
             lang,
             cancelled=session.status == "cancelled",
+            lowest_wins=REGISTRY[session.game_id].lowest_wins,
         )
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:

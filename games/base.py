@@ -131,6 +131,8 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_schema: ClassVar[tuple[Option, ...]] = ()
+    #: True where the lowest match score wins (penalty points: Mau-Mau)
+    lowest_wins: ClassVar[bool] = False
     #: Format of ``to_dict`` data; bump it and extend ``_upgrade`` on change.
     FORMAT: ClassVar[int] = 1
 

@@ -7,7 +7,14 @@ through the :class:`storage.Store` protocol. The contract is
 ``docs/sessions-api.md``.
 """
 
-from sessions.manager import INVITE_TTL, LEVELS, TIMERS, SessionManager, seats_allowed
+from sessions.manager import (
+    INVITE_TTL,
+    LEVELS,
+    TIMER_RANGE,
+    TIMERS,
+    SessionManager,
+    seats_allowed,
+)
 from sessions.messages import TABLE, Messages, ephemeral_purpose, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.preferences import LANGUAGES, Preferences
@@ -19,6 +26,7 @@ __all__ = [
     "LEVELS",
     "TABLE",
     "TIMERS",
+    "TIMER_RANGE",
     "Computer",
     "MessageRef",
     "Messages",

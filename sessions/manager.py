@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 LEVELS = ("easy", "normal", "strong")
 TIMERS = (None, 60, 300, 86400)
+#: The turn timer a creator may type, in seconds: whole minutes from 1 minute to a day.
+TIMER_RANGE = (60, 86400)
 KINDS = ("group", "private")
 INVITE_TTL = 86400.0
 #: Consecutive timeouts after which the computer keeps the seat.
@@ -272,8 +274,14 @@ class SessionManager:
             return await self._save(session, replace(session, options=options))
 
     async def set_timer(self, session_id: int, user_id: int, seconds: int | None) -> Session:
-        """The creator sets the turn timer: None (off), 60, 300 or 86400 seconds."""
-        if seconds not in TIMERS or isinstance(seconds, bool):
+        """The creator sets the turn timer: None (off) or whole minutes from 60 to 86400
+        seconds (the menu offers 60, 300 and 86400)."""
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int)
+            or not TIMER_RANGE[0] <= seconds <= TIMER_RANGE[1]
+            or seconds % 60
+        ):
             raise Refusal("bad_option", "timer")
         async with self._lock(session_id):
             session = await self._load(session_id)
@@ -497,11 +505,11 @@ class SessionManager:
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
         """Per user and game in a chat: played, wins, points; best first."""
-        return await self.store.chat_tally(chat_id, game_id)
+        return _best_first(await self.store.chat_tally(chat_id, game_id))
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across all chats."""
-        return await self.store.user_stats(user_id)
+        return _best_first(await self.store.user_stats(user_id))
 
     # ------------------------------------------------------------ committing
 
@@ -845,6 +853,18 @@ def _last_deal(
             if scores is not None:
                 return {"deal_no": game.deal_no, "scores": list(scores)}
     return before
+
+
+def _best_first(rows: list[TallyRow]) -> list[TallyRow]:
+    """Tally rows by wins, then points — fewest first where the lowest total wins
+    (the store orders by most points) — then fewest games played."""
+
+    def rank(row: TallyRow) -> tuple[float, float, int]:
+        game_class = REGISTRY.get(row.game_id)
+        points = row.points if game_class is not None and game_class.lowest_wins else -row.points
+        return (-row.wins, points, row.played)
+
+    return sorted(rows, key=rank)
 
 
 def _results(session: Session, now: float) -> list[ResultRecord] | None:

@@ -263,7 +263,8 @@ class PostgresStore:
     async def open_session_ids(
         self, *, chat_id: int | None = None, user_id: int | None = None
     ) -> list[int]:
-        """Ids of lobby and running sessions (of a group chat, of a user)."""
+        """Ids of lobby and running sessions (of a group chat, of a user: seated, or
+        played for by a computer)."""
         sql = "SELECT id FROM sessions WHERE status IN ('lobby', 'running')"
         params: list[Any] = []
         if chat_id is not None:
@@ -271,7 +272,10 @@ class PostgresStore:
             sql += f" AND kind = 'group' AND chat_id = ${len(params)}"
         if user_id is not None:
             params.append(user_id)
-            sql += f" AND id IN (SELECT session FROM seats WHERE user_id = ${len(params)})"
+            sql += (
+                " AND id IN (SELECT session FROM seats"
+                f" WHERE user_id = ${len(params)} OR stands_in_for = ${len(params)})"
+            )
         return await self._ids(sql + " ORDER BY id", *params)
 
     async def ended_session_ids(self, since: float) -> list[int]:

@@ -104,7 +104,7 @@ class Store(Protocol):
         self, *, chat_id: int | None = None, user_id: int | None = None
     ) -> list[int]:
         """Ids of lobby and running sessions, oldest first; only those of group chat
-        ``chat_id`` and/or those ``user_id`` sits in, when given."""
+        ``chat_id`` and/or those ``user_id`` sits in (or a computer plays for), when given."""
         ...
 
     async def ended_session_ids(self, since: float) -> list[int]:

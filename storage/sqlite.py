@@ -189,15 +189,16 @@ class SqliteStore:
     async def open_session_ids(
         self, *, chat_id: int | None = None, user_id: int | None = None
     ) -> list[int]:
-        """Ids of lobby and running sessions (of a group chat, of a user)."""
+        """Ids of lobby and running sessions (of a group chat, of a user: seated, or
+        played for by a computer)."""
         sql = "SELECT id FROM sessions WHERE status IN ('lobby', 'running')"
         params: list[Any] = []
         if chat_id is not None:
             sql += " AND kind = 'group' AND chat_id = ?"
             params.append(chat_id)
         if user_id is not None:
-            sql += " AND id IN (SELECT session FROM seats WHERE user_id = ?)"
-            params.append(user_id)
+            sql += " AND id IN (SELECT session FROM seats WHERE user_id = ? OR stands_in_for = ?)"
+            params += [user_id, user_id]
         return await self._ids(sql + " ORDER BY id", params)
 
     async def ended_session_ids(self, since: float) -> list[int]:

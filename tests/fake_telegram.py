@@ -13,10 +13,17 @@ test runs its real python-telegram-bot HTTP stack against it::
     await fake.stop()
 
 It records every call (``calls``), keeps the current text and buttons of every
-message (``messages``), assigns message ids, answers like Telegram does
-("message is not modified", "message to edit not found", 403 for users who
-never started the bot), can inject errors (:meth:`fail_next`) and can enforce
-flood limits on a compressed clock (``flood=FloodLimits(...)``).
+message (``messages``; ephemeral ones in ``ephemerals``), assigns message ids,
+answers like Telegram does ("message is not modified", "message to edit not
+found", 403 for users who never started the bot), can inject errors
+(:meth:`fail_next`) and can enforce flood limits on a compressed clock (``flood=FloodLimits(...)``).
+
+Ephemeral messages follow Bot API 10.2: ``sendMessage`` with
+``ephemeral_message_parameters`` returns a Message whose ``message_id`` is 0,
+with the message's own ``ephemeral_message_id`` and its ``receiver_user``;
+``editEphemeralMessageText``, ``editEphemeralMessageReplyMarkup`` and
+``deleteEphemeralMessage`` name it by ``chat_id``, ``receiver_user_id`` and
+``ephemeral_message_id``; the ordinary edit methods do not find it.
 
 For long runs (bench/load.py, bench/soak.py): ``listeners`` are called with
 every answered call, ``keep_calls = False`` stops recording ``calls``, and
@@ -153,16 +160,19 @@ class StoredMessage:
     text: str
     reply_markup: dict[str, Any] | None
     edits: int = 0
-    ephemeral_for: int | None = None
+    ephemeral_for: int | None = None  # the receiver of an ephemeral message
     deleted: bool = False
+    ephemeral_message_id: int | None = None
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button, flattened, in order."""
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [button for row in rows for button in row]
 
-    def as_dict(self, bot: dict[str, Any], chat: dict[str, Any]) -> dict[str, Any]:
-        """The Bot API ``Message`` object."""
+    def as_dict(
+        self, bot: dict[str, Any], chat: dict[str, Any], receiver: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The Bot API ``Message`` object (``receiver``: an ephemeral one's ``User``)."""
         message: dict[str, Any] = {
             "message_id": self.message_id,
             "date": int(time.time()),
@@ -170,7 +180,15 @@ class StoredMessage:
             "from": bot,
             "text": self.text,
         }
-        if self.reply_markup:
+        if self.ephemeral_for is not None:  # Bot API 10.2: message_id is 0
+            message["ephemeral_message_id"] = self.ephemeral_message_id
+            message["receiver_user"] = receiver or {
+                "id": self.ephemeral_for,
+                "is_bot": False,
+                "first_name": f"user{self.ephemeral_for}",
+            }
+        if self.reply_markup and "inline_keyboard" in self.reply_markup:
+            # a Message carries only an inline keyboard (not a ForceReply)
             message["reply_markup"] = self.reply_markup
         return message
 
@@ -219,9 +237,12 @@ class FakeTelegram:
         }
         self.calls: list[Call] = []
         self.messages: dict[tuple[int, int], StoredMessage] = {}
+        #: ephemeral messages by (chat id, ephemeral_message_id)
+        self.ephemerals: dict[tuple[int, int], StoredMessage] = {}
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.admins: dict[int, set[int]] = defaultdict(set)
         self.chats: dict[int, FakeChat] = {}
+        self.users: dict[int, FakeUser] = {}
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._handed_out = 0  # the highest update_id the bot has fetched
@@ -230,6 +251,9 @@ class FakeTelegram:
         #: methods whose answers wait until their event is set (a slow or stuck Telegram)
         self.gates: dict[str, asyncio.Event] = {}
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._ephemeral_ids: dict[int, itertools.count[int]] = defaultdict(
+            lambda: itertools.count(1)
+        )
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
@@ -288,7 +312,9 @@ class FakeTelegram:
 
     def user(self, first_name: str, language_code: str = "en") -> FakeUser:
         """A new user (not yet started the bot)."""
-        return FakeUser(next(self._user_ids), first_name, language_code)
+        user = FakeUser(next(self._user_ids), first_name, language_code)
+        self.users[user.id] = user
+        return user
 
     def group(self, title: str = "group", admins: tuple[FakeUser, ...] = ()) -> FakeChat:
         """A new group chat the bot is a member of."""
@@ -323,8 +349,11 @@ class FakeTelegram:
         async with self._changed:
             self._changed.notify_all()
 
-    def push_message(self, user: FakeUser, chat: FakeChat, text: str) -> dict[str, Any]:
-        """A text message (a command if it starts with ``/``) from ``user`` in ``chat``."""
+    def push_message(
+        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None = None
+    ) -> dict[str, Any]:
+        """A text message (a command if it starts with ``/``) from ``user`` in ``chat``,
+        replying to the bot's message ``reply_to`` if given."""
         if chat.private:
             self.started.add(user.id)
         self.chats.setdefault(chat.id, chat)
@@ -335,6 +364,8 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to.as_dict(self.bot_user, chat.as_dict())
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
@@ -516,12 +547,9 @@ class FakeTelegram:
         )
 
     def chat_messages(self, chat_id: int, ephemeral: bool = False) -> list[StoredMessage]:
-        """The chat's live messages, oldest first."""
-        return [
-            m
-            for (cid, _), m in sorted(self.messages.items())
-            if cid == chat_id and not m.deleted and (m.ephemeral_for is not None) == ephemeral
-        ]
+        """The chat's live messages (or its ephemeral ones), oldest first."""
+        stored = self.ephemerals if ephemeral else self.messages
+        return [m for (cid, _), m in sorted(stored.items()) if cid == chat_id and not m.deleted]
 
     def last_message(self, chat_id: int, containing: str = "") -> StoredMessage | None:
         """The newest live message in the chat whose text contains ``containing``."""
@@ -657,11 +685,18 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message text is empty")
         if len(text) > 4096:
             raise _ApiError(400, "Bad Request: message is too long")
-        stored = StoredMessage(
-            chat_id, next(self._message_ids[chat_id]), text, params.get("reply_markup") or None
-        )
+        markup = params.get("reply_markup") or None
         if ephemeral is not None:
+            if chat_id > 0:
+                raise _ApiError(400, "Bad Request: ephemeral messages can't be sent to this chat")
+            stored = StoredMessage(chat_id, 0, text, markup)
             stored.ephemeral_for = int(ephemeral["receiver_user_id"])
+            stored.ephemeral_message_id = next(self._ephemeral_ids[chat_id])
+            self.ephemerals[(chat_id, stored.ephemeral_message_id)] = stored
+            receiver = self.users.get(stored.ephemeral_for)
+            chat = self._chat(chat_id).as_dict()
+            return stored.as_dict(self.bot_user, chat, receiver.as_dict() if receiver else None)
+        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), text, markup)
         self.messages[(chat_id, stored.message_id)] = stored
         return stored.as_dict(self.bot_user, self._chat(chat_id).as_dict())
 
@@ -684,14 +719,35 @@ class FakeTelegram:
     def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
         return self._edit(params, None)
 
-    def _api_editEphemeralMessageText(self, params: dict[str, Any]) -> Any:
+    def _ephemeral(self, params: dict[str, Any], missing: str) -> StoredMessage:
         key = (int(params["chat_id"]), int(params["ephemeral_message_id"]))
-        stored = self.messages.get(key)
-        if stored is None or stored.ephemeral_for != int(params["receiver_user_id"]):
-            raise _ApiError(400, "Bad Request: message to edit not found")
-        stored.text = str(params.get("text", ""))
-        stored.reply_markup = params.get("reply_markup") or None
+        stored = self.ephemerals.get(key)
+        if (
+            stored is None
+            or stored.deleted
+            or stored.ephemeral_for != int(params["receiver_user_id"])
+        ):
+            raise _ApiError(400, f"Bad Request: {missing}")
+        return stored
+
+    def _edit_ephemeral(self, params: dict[str, Any], text: str | None) -> Any:
+        stored = self._ephemeral(params, "message to edit not found")
+        markup = params.get("reply_markup") or None
+        new_text = stored.text if text is None else text
+        if new_text == stored.text and markup == stored.reply_markup:
+            raise _ApiError(400, NOT_MODIFIED)
+        stored.text, stored.reply_markup = new_text, markup
         stored.edits += 1
+        return True
+
+    def _api_editEphemeralMessageText(self, params: dict[str, Any]) -> Any:
+        return self._edit_ephemeral(params, str(params.get("text", "")))
+
+    def _api_editEphemeralMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        return self._edit_ephemeral(params, None)
+
+    def _api_deleteEphemeralMessage(self, params: dict[str, Any]) -> Any:
+        self._ephemeral(params, "message to delete not found").deleted = True
         return True
 
     def _api_deleteMessage(self, params: dict[str, Any]) -> Any:

@@ -1,8 +1,8 @@
 """Every game through the real bot, played as users play it, checked as users see it.
 
-For each of the seven games a group table with two humans (Alice reads her hand
-in her private chat, Bob presses "My hand" for an ephemeral one) and computer
-seats is played through the fake Bot API until the first deal is over. After
+For each of the seven games a group table with two humans (Alice plays from her
+private chat, Bob from the ephemeral hand "My hand" opens; each has both) and
+computer seats is played through the fake Bot API until the first deal is over. After
 every press the test looks at what each person sees:
 
 * the group chat holds exactly one message — the table — edited in place; it
@@ -243,10 +243,14 @@ async def test_a_first_deal_through_the_bot(harness: Harness, game_id: str) -> N
         check_table(session, table)
         seat = session.to_move
         assert seat is not None and session.seats[seat].user_id in readers, "a computer stalled"
+        # every human's hand, however they opened it — the private chat's message and
+        # the ephemeral one from "My hand" — shows their cards and moves after every move
         for other, player in enumerate(session.seats):
             if player.user_id is not None:
-                user, ephemeral = readers[player.user_id]
-                check_hand(session, other, await current_hand(harness, user, table, ephemeral))
+                user, _ = readers[player.user_id]
+                for ephemeral in (False, True):
+                    hand = await current_hand(harness, user, table, ephemeral)
+                    check_hand(session, other, hand)
         user, ephemeral = readers[session.seats[seat].user_id or 0]
         hand = await current_hand(harness, user, table, ephemeral)
         action = rng.choice(move_actions(hand))
@@ -405,12 +409,13 @@ async def test_leaving_a_running_game_clears_the_leavers_hand_messages(harness: 
     assert "Bob" in table.text
     await harness.command(bob, table.chat_id, "/leave")
     note = t("en", "seat-released-left", game="Oh Hell")
-    assert private.text == note and not private.buttons()
-    assert ephemeral.text == note and not ephemeral.buttons()
+    reclaim = [{"text": t("en", "button-reclaim"), "callback_data": "back2:1"}]
+    assert private.text == note and private.buttons() == reclaim
+    assert ephemeral.text == note and ephemeral.buttons() == reclaim
     session = await harness.kol.manager.get(1)
     assert session.status == "running" and session.seat_of(bob.id) is None
     assert [m.text for m in harness.fake.chat_messages(table.chat_id)][1:] == [t("en", "left")]
-    assert "Bob" not in table.text
+    assert "🤖 for Bob" in table.text
 
 
 def test_the_leak_detector_sees_cards_in_both_languages_but_not_in_summaries() -> None:

@@ -59,7 +59,10 @@ async def test_settings_and_stats(harness: Harness) -> None:
     table = await open_table(harness, "oh_hell", started=False)
     await harness.command(table.alice, table.group.id, "/settings")
     assert fake.last_message(table.group.id, containing="Language: English") is not None
-    assert "Settings of Oh Hell" in table.message.text
+    # the creator's menu is a message only she sees; the lobby stays for everyone
+    (menu,) = fake.chat_messages(table.group.id, ephemeral=True)
+    assert menu.ephemeral_for == table.alice.id and "Settings of Oh Hell" in menu.text
+    assert "Press <b>Join</b>" in table.message.text
     await harness.command(table.alice, fake.private(table.alice).id, "/stats")
     stats = fake.last_message(table.alice.id, containing="Your games")
     assert stats is not None and "No finished games yet." in stats.text
@@ -119,7 +122,7 @@ async def test_join_command_and_leaving_a_running_game(harness: Harness) -> None
     session = await harness.kol.manager.get(1)
     assert session.status == "running"
     assert session.seats[1].user_id is None  # a computer took Carl's seat
-    assert "Carl" not in table.text.split("\n\n")[1]
+    assert "🤖 for Carl" in table.text.split("\n\n")[1]
     assert fake.last_message(group.id, containing="You left the table.") is not None
 
 

@@ -27,6 +27,7 @@ SEATS = [
     Player(None, "Computer (easy)", "easy"),
     Player(None, "Computer (strong)", "strong"),
 ]
+STOOD_IN = [SEATS[0], Player(None, "Bob & <Co>", "normal", stands_in_for=12), *SEATS[2:]]
 
 
 def snapshot(screen: Screen) -> str:
@@ -56,11 +57,21 @@ def screens(lang: str) -> dict[str, Screen]:
         "result": render_result(
             5, "king", {"scores": [440, -420, -110, 90], "winners": [0]}, SEATS, lang
         ),
+        # a computer plays for Bob, who left
+        "table_stand_in": render_table(5, game.view(None), STOOD_IN, lang, None),
+        # the lowest total wins
+        "result_mau_mau": render_result(
+            6, "mau_mau", {"scores": [159, 128, 131], "winners": [1]}, SEATS[:3], lang,
+            lowest_wins=True,
+        ),
     }
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-@pytest.mark.parametrize("name", ["lobby", "settings", "table", "hand", "result"])
+@pytest.mark.parametrize(
+    "name",
+    ["lobby", "settings", "table", "hand", "result", "table_stand_in", "result_mau_mau"],
+)
 def test_golden_message(name: str, lang: str) -> None:
     text = snapshot(screens(lang)[name])
     path = GOLDEN / f"bot_{name}_{lang}.txt"

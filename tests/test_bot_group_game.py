@@ -51,12 +51,16 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
     # a shorter programme for the test: the lottery instead of four trump deals
     await harness.press(alice, lobby, "sets:1")
     await harness.settle()
-    assert "Settings of King" in lobby.text
-    answer = await harness.press(bob, lobby, "opt:1:positive:lottery")
+    # the settings menu is a message only Alice sees; the lobby stays for everyone
+    (menu,) = fake.chat_messages(group.id, ephemeral=True)
+    assert menu.ephemeral_for == alice.id and "Settings of King" in menu.text
+    assert "Settings of King" not in lobby.text
+    answer = await fake.answer(fake.push_callback(bob, group, 0, "opt:1:positive:lottery"))
     assert answer.params["text"] == "Only the creator of the table can do that."
-    await harness.press(alice, lobby, "opt:1:positive:lottery")
+    await harness.press(alice, menu, "opt:1:positive:lottery")
     await harness.settle()
     assert "Positive part: <b>lottery</b>" in lobby.text
+    assert "Positive part: lottery" in str(menu.buttons())
     await harness.press(alice, lobby, "back:1")
     await harness.settle()
     await harness.press(alice, lobby, "start:1")

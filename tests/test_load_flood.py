@@ -39,7 +39,7 @@ from tests.fake_telegram import (
 )
 from tests.fakeapi.harness import Harness, start_harness
 
-SCALE = 60.0  # one real second is one Telegram minute
+SCALE = 20.0  # three real seconds are one Telegram minute
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 
 pytestmark = pytest.mark.slow
@@ -90,7 +90,6 @@ async def hands(harness: Harness) -> dict[int, StoredMessage]:
     [
         # the shorter programme: six negative deals and one lottery
         ("king", ("Ann", "Ben", "Cat", "Dan"), {"positive": "lottery"}, 2.0),
-        ("eleven", ("Ann", "Ben"), {"target": 3}, 1.5),
     ],
 )
 async def test_a_match_at_full_speed_under_flood_limits_loses_nothing(

@@ -538,3 +538,25 @@ async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) 
         assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
     finally:
         await manager.close()
+
+
+async def test_the_tally_ranks_fewer_points_first_where_the_lowest_total_wins(
+    manager: SessionManager,
+) -> None:
+    # pairs of new players: each match gives one more player one win and one none, so
+    # players with as many wins are bound to meet in the tally
+    for pair in range(6):
+        first, second = 10 + 2 * pair, 11 + 2 * pair
+        session = await manager.create(-7, "group", first, f"user{first}", "mau_mau")
+        await manager.join(session.id, second, f"user{second}")
+        await manager.set_option(session.id, first, "limit", 10)
+        await manager.start(session.id, first)
+        await play_out(manager, session.id, pair)
+        rows = await manager.chat_tally(-7, "mau_mau")
+        assert [(r.wins, r.points) for r in rows] == sorted(
+            [(r.wins, r.points) for r in rows], key=lambda row: (-row[0], row[1])
+        )
+        losers = {r.points for r in rows if r.wins == 0}
+        if len(losers) > 1:  # two with no win and different totals: fewer points first
+            return
+    raise AssertionError("every player without a win had the same total")

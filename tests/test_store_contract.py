@@ -274,8 +274,12 @@ async def test_seats_are_rewritten_only_when_asked(store: Store) -> None:
     loaded = await store.load_session(record.id)
     assert loaded is not None and loaded.seats == one
     assert await store.open_session_ids(user_id=BOB) == []
+    stood_in = [SeatRecord(CY, "Cy", None), SeatRecord(None, "Bobby", "normal", stands_in_for=BOB)]
+    await store.save_session(replace(record, version=5, seats=stood_in), 4, seats=True)
+    assert await store.open_session_ids(user_id=BOB) == [record.id]  # a computer plays for him
+    await store.save_session(replace(record, version=6, seats=one), 5, seats=True)
     await store.save_session(
-        replace(record, version=5, seats=one, status="finished"), 4,
+        replace(record, version=7, seats=one, status="finished"), 6,
         results=[ResultRecord(BOB, 0, False, 0), ResultRecord(CY, 1, True, 1)],
     )
     names = {row.user_id: row.name for row in await store.chat_tally(CHAT)}

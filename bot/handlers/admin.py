@@ -11,9 +11,10 @@ from telegram.ext import ChatMemberHandler, CommandHandler
 from bot.callback import Language
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
+from bot.handlers.lobby import chat_session, show_menu
 from bot.i18n import LANGUAGES, t
-from bot.render.common import Button, screen
-from bot.render.lobby import render_settings
+from bot.render.common import Button, game_name, screen
+from bot.render.lobby import settings_lines
 from games import REGISTRY
 from sessions import TABLE
 
@@ -54,19 +55,26 @@ async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
 
 
 async def cmd_settings(update: Update, context: KolodaContext) -> None:
-    """/settings: the language, and the open lobby's table settings."""
+    """/settings: the language and this chat's table settings; a lobby's creator also
+    gets the settings menu (only they see it)."""
     kol = context.koloda
     lang = await chat_lang(kol, update)
-    chat = update.effective_chat
-    assert chat is not None
-    reply(kol, update, t(lang, "settings-lang", language=LANGUAGE_NAMES[lang]))
-    session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
-    if session is not None and session.status == "lobby":
-        game = REGISTRY[session.game_id]
-        menu = render_settings(
-            session.id, session.game_id, game.options_schema, session.options, session.timer, lang
-        )
-        kol.delivery.show(session.id, TABLE, chat.id, menu, session.version)
+    lines = [t(lang, "settings-lang", language=LANGUAGE_NAMES[lang])]
+    session = await chat_session(kol, update)
+    if session is not None:
+        schema = REGISTRY[session.game_id].options_schema
+        lines += [
+            "",
+            t(lang, "settings-table", game=game_name(session.game_id, lang)),
+            *settings_lines(session.game_id, schema, session.options, session.timer, lang),
+        ]
+    reply(kol, update, "\n".join(lines))
+    if (
+        session is not None
+        and session.status == "lobby"
+        and session.creator_id == current_user(update).id
+    ):
+        await show_menu(kol, update, session, "settings")
 
 
 async def end_chat(kol: Koloda, chat_id: int) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from telegram import Update, User
-from telegram.ext import CommandHandler
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import CommandHandler, MessageHandler, filters
 
 from bot.callback import (
     AddComputer,
@@ -19,6 +22,7 @@ from bot.callback import (
     SetTimer,
     Settings,
     Start,
+    TypeValue,
     VersusComputer,
 )
 from bot.context import Koloda, KolodaContext
@@ -37,11 +41,17 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.render.common import Button, Screen, game_name, screen
-from bot.render.lobby import decode_value, render_levels, render_settings
+from bot.render.common import Button, Screen, esc, game_name, mention, screen
+from bot.render.lobby import decode_value, option_name, render_levels, render_settings
 from bot.render.result import render_game_menu
 from games import REGISTRY
-from sessions import TABLE, Refusal, Session, hand_purpose
+from sessions import TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
+
+log = logging.getLogger(__name__)
+#: The purpose of the creator's own menu message (settings, computer levels) in a group.
+MENU = "menu"
+#: The purpose prefix of a "type a value" prompt (``prompt:target``, ``prompt:timer``).
+PROMPT = "prompt:"
 
 
 def find_game(text: str) -> str | None:
@@ -193,7 +203,7 @@ async def on_leave(kol: Koloda, update: Update, press: Leave) -> str | None:
     return t(await user_lang(kol, current_user(update)), "left")
 
 
-async def _chat_session(kol: Koloda, update: Update) -> Session | None:
+async def chat_session(kol: Koloda, update: Update) -> Session | None:
     """The session a command in this chat is about."""
     chat, user = update.effective_chat, current_user(update)
     assert chat is not None
@@ -207,7 +217,7 @@ async def cmd_leave(update: Update, context: KolodaContext) -> None:
     """/leave: leave this chat's table."""
     kol = context.koloda
     lang = await chat_lang(kol, update)
-    session = await _chat_session(kol, update)
+    session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return
@@ -225,6 +235,7 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
     session = await kol.manager.get(session_id)
     admin = session.creator_id != user.id and await is_admin(update, kol.delivery.bot)
     cancelled = await kol.manager.cancel(session_id, user.id, is_admin=admin)
+    await close_menu(kol, cancelled)
     await kol.presenter.refresh(cancelled)
 
 
@@ -232,7 +243,7 @@ async def cmd_cancel(update: Update, context: KolodaContext) -> None:
     """/cancel: cancel this chat's table."""
     kol = context.koloda
     lang = await chat_lang(kol, update)
-    session = await _chat_session(kol, update)
+    session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return
@@ -256,32 +267,56 @@ async def _creator_session(kol: Koloda, update: Update, session_id: int) -> Sess
     return session
 
 
-async def _show_menu(kol: Koloda, update: Update, session: Session, which: str) -> None:
-    slot = message_slot(session, current_user(update).id)
-    if slot is None:
-        return
-    purpose, chat_id = slot
-    lang = await kol.presenter.chat_language(chat_id)
+def menu_screen(session: Session, which: str, lang: str) -> Screen:
+    """The creator's menu: computer ``levels`` or ``settings``."""
+    if which == "levels":
+        return render_levels(session.id, session.game_id, lang)
     game = REGISTRY[session.game_id]
-    menu = (
-        render_levels(session.id, session.game_id, lang)
-        if which == "levels"
-        else render_settings(
-            session.id, session.game_id, game.options_schema, session.options, session.timer, lang
-        )
+    return render_settings(
+        session.id, session.game_id, game.options_schema, session.options, session.timer, lang
     )
-    kol.delivery.show(session.id, purpose, chat_id, menu, session.version)
+
+
+async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -> None:
+    """Show the creator a menu. A private duel's lobby message becomes the menu; in a
+    group the lobby stays for everyone and the menu is a message only the creator
+    sees: ephemeral, kept current, or their private chat if that cannot be sent."""
+    user = current_user(update)
+    lang = await user_lang(kol, user)
+    menu = menu_screen(session, which, lang)
+    if session.kind != "group" or session.chat_id is None:
+        slot = message_slot(session, user.id)
+        if slot is not None:
+            kol.delivery.show(session.id, slot[0], slot[1], menu, session.version)
+        return
+    if kol.delivery.has_ephemeral(session.id, MENU):
+        kol.delivery.show_ephemeral(session.id, MENU, menu, session.version)
+        return
+    query = update.callback_query
+    try:
+        await kol.delivery.send_ephemeral(
+            session.id, MENU, session.chat_id, user.id, menu, session.version,
+            query.id if query is not None else None,
+        )
+    except (BadRequest, NetworkError) as error:
+        log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
+        kol.delivery.show(session.id, MENU, user.id, menu, session.version, urgent=True)
+
+
+async def close_menu(kol: Koloda, session: Session) -> None:
+    """The creator's group menu is done with (back to the lobby, dealt, cancelled)."""
+    await kol.delivery.delete_ephemeral(session.id, MENU)
 
 
 async def on_levels(kol: Koloda, update: Update, press: Computers | VersusComputer) -> str | None:
     """ "Add computer" / "Play the computer": the level menu."""
-    await _show_menu(kol, update, await _creator_session(kol, update, press.session), "levels")
+    await show_menu(kol, update, await _creator_session(kol, update, press.session), "levels")
     return None
 
 
 async def on_settings(kol: Koloda, update: Update, press: Settings) -> str | None:
     """The settings menu."""
-    await _show_menu(kol, update, await _creator_session(kol, update, press.session), "settings")
+    await show_menu(kol, update, await _creator_session(kol, update, press.session), "settings")
     return None
 
 
@@ -294,8 +329,15 @@ async def on_option(kol: Koloda, update: Update, press: SetOption) -> str | None
         raise Refusal("bad_option", press.name)
     value = decode_value(schema[press.name], press.value)
     session = await kol.manager.set_option(session.id, user.id, press.name, value)
-    await _show_menu(kol, update, session, "settings")
+    await settings_changed(kol, update, session)
     return None
+
+
+async def settings_changed(kol: Koloda, update: Update, session: Session) -> None:
+    """After a setting changed: the creator's menu and the lobby everyone sees."""
+    await show_menu(kol, update, session, "settings")
+    if session.kind == "group":
+        await kol.presenter.refresh(session)
 
 
 async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
@@ -303,8 +345,94 @@ async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
     text = press.value
     seconds = None if text == "off" else int(text) if text.isdigit() else -1
     session = await kol.manager.set_timer(press.session, current_user(update).id, seconds)
-    await _show_menu(kol, update, session, "settings")
+    await settings_changed(kol, update, session)
     return None
+
+
+def typed_range(session: Session, name: str) -> tuple[int, int]:
+    """The whole numbers a creator may type for setting ``name`` (``timer``: minutes)."""
+    if name == "timer":
+        return TIMER_RANGE[0] // 60, TIMER_RANGE[1] // 60
+    for option in REGISTRY[session.game_id].options_schema:
+        if option.name == name and option.low is not None and option.high is not None:
+            return option.low, option.high
+    raise Refusal("bad_option", name)
+
+
+def typed_name(session: Session, name: str, lang: str) -> str:
+    """What the prompt calls the setting being typed."""
+    if name == "timer":
+        return t(lang, "option-timer-minutes")
+    return option_name(session.game_id, name, lang)
+
+
+async def on_type_value(kol: Koloda, update: Update, press: TypeValue) -> str | None:
+    """ "✏️ Type" next to a setting: ask the creator for a number, as a reply (the prompt
+    is remembered as the session's ``prompt:<setting>`` message)."""
+    session = await _creator_session(kol, update, press.session)
+    low, high = typed_range(session, press.name)
+    user = current_user(update)
+    group = session.kind == "group" and session.chat_id is not None
+    chat_id = session.chat_id if group and session.chat_id is not None else user.id
+    lang = await kol.presenter.chat_language(chat_id)
+    # numbers as typed (str: Fluent would group the digits, "1 440")
+    text = t(lang, "type-value-prompt", option=esc(typed_name(session, press.name, lang)),
+             low=str(low), high=str(high))
+    if group:  # only the creator gets the reply field: the prompt mentions them
+        text = f"{mention(session.seats[session.seat_of(user.id) or 0], lang)} {text}"
+    message_id = await kol.delivery.ask(chat_id, text, f"{low}–{high}")
+    if message_id is not None:
+        await kol.messages.posted(
+            session.id, f"{PROMPT}{press.name}", chat_id, message_id, session.version
+        )
+    return None
+
+
+async def on_typed_value(update: Update, context: KolodaContext) -> None:
+    """A reply to a "✏️ Type" prompt: set that setting, or say what a good value is."""
+    kol = context.koloda
+    message = update.effective_message
+    asked = message.reply_to_message if message is not None else None
+    if message is None or asked is None or asked.from_user is None:
+        return
+    if asked.from_user.id != context.bot.id:
+        return
+    session = await chat_session(kol, update)
+    if session is None:
+        return
+    refs = await kol.messages.of(session.id)
+    name = next(
+        (
+            ref.purpose.removeprefix(PROMPT)
+            for ref in refs
+            if ref.purpose.startswith(PROMPT)
+            and ref.chat_id == message.chat.id
+            and ref.message_id == asked.message_id
+        ),
+        None,
+    )
+    if name is None:
+        return
+    lang = await chat_lang(kol, update)
+    typed = (message.text or "").strip()
+    try:
+        low, high = typed_range(session, name)
+        if not typed.isdigit() or not low <= int(typed) <= high:
+            what = esc(typed_name(session, name, lang))
+            reply(kol, update, t(lang, "type-value-bad", value=esc(typed[:40]), option=what,
+                                 low=str(low), high=str(high)))
+            return
+        user_id = current_user(update).id
+        if name == "timer":
+            changed = await kol.manager.set_timer(session.id, user_id, int(typed) * 60)
+        else:
+            changed = await kol.manager.set_option(session.id, user_id, name, int(typed))
+    except Refusal as refusal:
+        reply(kol, update, refusal_text(lang, refusal))
+        return
+    await kol.messages.forget(session.id, f"{PROMPT}{name}")
+    await kol.delivery.delete(message.chat.id, asked.message_id)  # answered: out of the way
+    await settings_changed(kol, update, changed)
 
 
 async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
@@ -312,6 +440,7 @@ async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
     session = await kol.manager.get(press.session)
     if session.status != "lobby":
         raise Refusal("not_in_lobby", session.status)
+    await close_menu(kol, session)
     await kol.presenter.refresh(session)
     return None
 
@@ -332,6 +461,7 @@ async def on_computer(kol: Koloda, update: Update, press: AddComputer) -> str | 
 async def on_start(kol: Koloda, update: Update, press: Start) -> str | None:
     """Start: deal the first hand."""
     outcome = await kol.manager.start(press.session, current_user(update).id)
+    await close_menu(kol, outcome.session)
     await kol.presenter.refresh(outcome.session)
     return None
 
@@ -363,6 +493,8 @@ HANDLERS: list[Handler] = [
     button(Settings, on_settings),
     button(SetOption, on_option),
     button(SetTimer, on_timer),
+    button(TypeValue, on_type_value),
+    MessageHandler(filters.REPLY & filters.TEXT & ~filters.COMMAND, on_typed_value),
     button(Back, on_back),
     button(Start, on_start),
     button(Cancel, on_cancel),

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import Update
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError
 from telegram.ext import CommandHandler
 
@@ -25,7 +23,7 @@ from bot.handlers.common import (
 from bot.handlers.start import show_hand
 from bot.i18n import t
 from bot.render.common import Button, screen
-from sessions import Refusal, Session, ephemeral_purpose
+from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +36,43 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
     except Refusal as refusal:
         if refusal.code in ("applied", "stale"):
             # the presser's buttons are behind the table: a crash came before the last
-            # picture was delivered, or an edit was lost; draw the table again
-            await kol.presenter.refresh(await kol.manager.get(move.session), everything=True)
+            # picture was delivered, or an edit was lost; draw the table and that hand again
+            session = await kol.manager.get(move.session)
+            await kol.presenter.refresh(session)
+            await redraw_hand(kol, update, session)
         raise
     await kol.presenter.on_outcome(outcome)
     return None
+
+
+async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
+    """Draw the hand a stale press came from afresh: the private chat's message, or
+    in a group the presser's ephemeral hand (edited if it is kept, else sent anew)."""
+    query, user = update.callback_query, current_user(update)
+    seat = session.seat_of(user.id)
+    if query is None or seat is None or session.status != "running":
+        return
+    from_private = query.message is not None and query.message.chat.id == user.id
+    if from_private or session.kind != "group" or session.chat_id is None:
+        lang = await user_lang(kol, user)
+        kol.delivery.show(
+            session.id, hand_purpose(seat), user.id,
+            kol.presenter.private_screen(session, seat, lang), session.version,
+            force=True, urgent=True,
+        )
+        return
+    purpose = ephemeral_purpose(seat)
+    lang = await user_lang(kol, user)
+    hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
+    if kol.delivery.has_ephemeral(session.id, purpose):
+        kol.delivery.show_ephemeral(session.id, purpose, hand, session.version, force=True)
+        return
+    try:
+        await kol.delivery.send_ephemeral(
+            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id
+        )
+    except (BadRequest, NetworkError) as error:
+        log.info("could not send the hand again (%s)", error)
 
 
 def _seat(session: Session, user_id: int) -> int:
@@ -55,14 +85,9 @@ def _seat(session: Session, user_id: int) -> int:
 
 
 async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
-    """ "My hand" on the table: an ephemeral message only the presser sees.
-
-    Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
-    does not know the parameter, so it travels in ``api_kwargs``; the message
-    comes back with ``message_id`` 0 and its own ``ephemeral_message_id``
-    (read from ``api_kwargs`` too), which later edits name. If Telegram refuses
-    or cannot be reached, the hand goes to the private chat and the pop-up opens
-    that chat.
+    """ "My hand" on the table: an ephemeral message only the presser sees
+    (:meth:`~bot.delivery.Delivery.send_ephemeral`). If Telegram refuses or cannot
+    be reached, the hand goes to the private chat and the pop-up opens that chat.
     """
     query, user = update.callback_query, current_user(update)
     assert query is not None
@@ -73,32 +98,17 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
         return None
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    ephemeral = {"receiver_user_id": user.id, "callback_query_id": query.id}
     try:
-        sent = await kol.delivery.bot.send_message(
-            session.chat_id,
-            hand.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=hand.markup(),
-            api_kwargs={"ephemeral_message_parameters": ephemeral},
+        await kol.delivery.send_ephemeral(
+            session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
+            session.version, query.id,
         )
     except (BadRequest, NetworkError) as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
         await show_hand(kol, user, session.id)
         await popup(query, url=kol.presenter.link(f"h{session.id}"))
         return ""
-    ephemeral_id = _ephemeral_id(sent.api_kwargs, sent.message_id)
-    kol.delivery.track_ephemeral(
-        session.id, ephemeral_purpose(seat), session.chat_id, user.id, ephemeral_id, hand,
-        session.version,
-    )
     return None
-
-
-def _ephemeral_id(extra: Any, message_id: int) -> int:
-    """The ephemeral message's own id (Bot API 10.2: the message_id is 0)."""
-    found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
-    return int(found) if found is not None else message_id
 
 
 async def cmd_hand(update: Update, context: KolodaContext) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from telegram import Update, User
 from telegram.ext import CommandHandler
 
-from bot.callback import Invite
+from bot.callback import Invite, Reclaim
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import (
     Handler,
@@ -24,7 +24,7 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.render.common import screen
+from bot.render.common import Button, game_name, screen
 from sessions import Refusal, hand_purpose
 
 
@@ -44,12 +44,18 @@ async def _accept(kol: Koloda, user: User, code: str) -> None:
 
 
 async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
-    """Post the user's private message for a session afresh (their hand, or the lobby)."""
+    """Post the user's private message for a session afresh (their hand, the lobby, or
+    the offer to take back the seat a computer plays for them)."""
     session = await kol.manager.get(session_id)
     seat = session.seat_of(user.id)
+    lang = await user_lang(kol, user)
+    if seat is None and any(p.stands_in_for == user.id for p in session.seats):
+        game = game_name(session.game_id, lang)
+        back = Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())
+        kol.delivery.send(user.id, screen(t(lang, "seat-stood-in", game=game), [[back]]))
+        return
     if seat is None:
         raise Refusal("not_a_player")
-    lang = await user_lang(kol, user)
     if session.kind == "group" and session.status == "lobby":
         game = t(lang, f"game-{session.game_id}")
         kol.delivery.send(user.id, screen(t(lang, "joined-private", game=game)))

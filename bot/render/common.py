@@ -89,8 +89,11 @@ def esc(text: str) -> str:
 
 
 def seat_name(seat: SeatLike, lang: str) -> str:
-    """A seat's display name, escaped; computers marked with a robot."""
+    """A seat's display name, escaped; computers marked with a robot (one playing for a
+    human who left or timed out names them: "🤖 for Alice")."""
     if seat.user_id is None:
+        if getattr(seat, "stands_in_for", None) is not None:
+            return esc(t(lang, "computer-for", name=seat.name))
         level = t(lang, f"level-{seat.level or 'normal'}")
         return esc(t(lang, "computer-name", level=level))
     return esc(seat.name)

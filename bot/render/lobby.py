@@ -17,6 +17,7 @@ from bot.callback import (
     SetTimer,
     Settings,
     Start,
+    TypeValue,
     VersusComputer,
 )
 from bot.i18n import t, t_or
@@ -43,7 +44,9 @@ def option_name(game_id: str, name: str, lang: str) -> str:
 
 def timer_name(seconds: int | None, lang: str) -> str:
     """The turn timer setting in words."""
-    return t(lang, "timer-off") if seconds is None else t(lang, f"timer-{seconds}")
+    if seconds is None:
+        return t(lang, "timer-off")
+    return t_or(lang, f"timer-{seconds}", t(lang, "timer-minutes", n=seconds // 60))
 
 
 def settings_lines(
@@ -147,20 +150,25 @@ def render_settings(
     timer: int | None,
     lang: str,
 ) -> Screen:
-    """The settings menu: each button switches one option to its next value."""
+    """The settings menu: each button switches one option to its next value; a number
+    option with a range, and the turn timer, may also be typed ("✏️")."""
     rows: list[list[Button]] = []
+    typed = t(lang, "button-type-value")
     for option in schema:
         current = options.get(option.name, option.default)
         label = f"{option_name(game_id, option.name, lang)}: {option_value(option, current, lang)}"
         data = SetOption(session, option.name, encode_value(next_value(option, current))).pack()
         rows.append([Button(label, data)])
+        if option.low is not None and option.high is not None:
+            rows[-1].append(Button(typed, TypeValue(session, option.name).pack()))
     following = TIMERS[(TIMERS.index(timer) + 1) % len(TIMERS)] if timer in TIMERS else None
     rows.append(
         [
             Button(
                 f"{t(lang, 'option-timer')}: {timer_name(timer, lang)}",
                 SetTimer(session, str(following) if following else "off").pack(),
-            )
+            ),
+            Button(typed, TypeValue(session, "timer").pack()),
         ]
     )
     rows.append([Button(t(lang, "button-back"), Back(session).pack())])

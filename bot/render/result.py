@@ -48,13 +48,15 @@ def render_result(
     seats: Sequence[SeatLike],
     lang: str,
     cancelled: bool = False,
+    lowest_wins: bool = False,
 ) -> Screen:
-    """Final scores best first, the winners, and "Play again" / "Show score"."""
+    """Final scores best first (the lowest first where ``lowest_wins``), the winners,
+    and "Play again" / "Show score"."""
     title = "result-cancelled" if cancelled else "result-title"
     lines = [t(lang, title, game=esc(game_name(game_id, lang))), ""]
     scores = list(result.get("scores") or [])  # none: cancelled before the deal
     winners = set(result.get("winners") or [])
-    order = sorted(range(len(scores)), key=lambda s: scores[s], reverse=True)
+    order = sorted(range(len(scores)), key=lambda s: scores[s], reverse=not lowest_wins)
     for place, seat in enumerate(order, start=1):
         cup = " 🏆" if seat in winners else ""
         lines.append(

@@ -26,6 +26,7 @@ from bot.render.common import (
     seat_name,
     suit,
 )
+from bot.render.lobby import timer_name
 from games.cards import sort_hand
 
 
@@ -241,7 +242,7 @@ def render_table(
         rows[0].append(Button(t(lang, "button-private-hand"), url=hand_link))
     text = table if table is not None else table_text(view, seats, lang)
     if timer is not None and view.get("to_move") is not None:
-        text += "\n" + t(lang, "timer-line", timer=t(lang, f"timer-{timer}"))
+        text += "\n" + t(lang, "timer-line", timer=timer_name(timer, lang))
     return screen(text, rows)
 
 

@@ -52,11 +52,31 @@ class Harness:
             await asyncio.sleep(0.005)
 
     async def press(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> Any:
-        """Press a button, wait for the answer to the query and for the re-rendering."""
-        query = self.fake.push_press(user, message, label_or_data)
+        """Press a button, wait for the answer to the query and for the re-rendering.
+
+        A button not on ``message`` is looked for on the newest ephemeral message the
+        user sees in that chat (the creator's settings menu, their hand)."""
+        query = self.fake.push_press(
+            user, self._showing(user, message, label_or_data), label_or_data
+        )
         answer = await self.fake.answer(query)
         await self.settle()
         return answer
+
+    def _showing(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> StoredMessage:
+        def has(shown: StoredMessage) -> bool:
+            return any(
+                label_or_data in (b.get("text"), b.get("callback_data")) for b in shown.buttons()
+            )
+
+        if has(message):
+            return message
+        mine = [
+            m
+            for m in self.fake.chat_messages(message.chat_id, ephemeral=True)
+            if m.ephemeral_for == user.id and has(m)
+        ]
+        return mine[-1] if mine else message
 
     async def command(self, user: FakeUser, chat_id: int, text: str) -> None:
         """Send a command and wait until the bot has handled it."""

@@ -351,3 +351,14 @@ seat-released-left = 🚪 You left the { $game } table; a computer now plays you
 # --- #20
 hand-wait = ⏳ Not your move yet: the table is in the group.
 hand-title = 🃏 <b>{ $game }</b>: your cards
+
+# --- #18
+settings-table = Table settings ({ $game }):
+computer-for = 🤖 for { $name }
+button-reclaim = ↩️ Take my seat back
+button-type-value = ✏️ Type
+type-value-prompt = ✏️ { $option }: reply to this message with a whole number from { $low } to { $high }.
+type-value-bad = “{ $value }” won't do. { $option }: a whole number from { $low } to { $high }, please.
+seat-stood-in = 🤖 A computer plays your seat at the { $game } table. Take it back whenever you like.
+timer-minutes = { $n } min
+option-timer-minutes = Turn timer in minutes

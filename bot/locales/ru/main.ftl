@@ -356,3 +356,14 @@ seat-released-left = 🚪 Вы вышли из-за стола ({ $game }); за
 # --- #20
 hand-wait = ⏳ Пока не ваш ход: стол — в группе.
 hand-title = 🃏 <b>{ $game }</b>: ваши карты
+
+# --- #18
+settings-table = Настройки стола ({ $game }):
+computer-for = 🤖 за { $name }
+button-reclaim = ↩️ Вернуться за стол
+button-type-value = ✏️ Ввести
+type-value-prompt = ✏️ { $option }: ответьте на это сообщение целым числом от { $low } до { $high }.
+type-value-bad = «{ $value }» не подходит. { $option }: нужно целое число от { $low } до { $high }.
+seat-stood-in = 🤖 За вас за столом ({ $game }) играет компьютер. Вернуться можно в любой момент.
+timer-minutes = { $n } мин
+option-timer-minutes = Время на ход в минутах
