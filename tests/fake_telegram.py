@@ -533,13 +533,14 @@ class FakeTelegram:
         method = request.match_info["method"]
         params = await self._params(request)
         call = Call(method, params, time.monotonic())
-        if method == "getUpdates":
-            call.result = await self._get_updates(params)
-            return web.json_response({"ok": True, "result": call.result})
         gate = self.gates.get(method)
         if gate is not None:
             await gate.wait()
         failure = self._failure(method, params)
+        if method == "getUpdates" and failure is None:
+            call.result = await self._get_updates(params)
+            await self._record(call)
+            return web.json_response({"ok": True, "result": call.result})
         if failure is None:
             try:
                 call.result = self._dispatch(method, params)
@@ -649,6 +650,8 @@ class FakeTelegram:
 
     def _edit(self, params: dict[str, Any], text: str | None) -> Any:
         key = (int(params["chat_id"]), int(params["message_id"]))
+        if key[0] > 0 and key[0] not in self.started:  # the user blocked the bot
+            raise _ApiError(403, "Forbidden: bot was blocked by the user")
         stored = self.messages.get(key)
         if stored is None or stored.deleted:
             raise _ApiError(400, "Bad Request: message to edit not found")
