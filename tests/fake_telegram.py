@@ -405,6 +405,10 @@ class FakeTelegram:
         answering or applying them, as a dropped connection looks to the bot."""
         self.fail_next(method, DROP, "connection dropped", when=when, times=times)
 
+    def pending_faults(self, method: str) -> int:
+        """How many calls of ``method`` are still to fail (:meth:`fail_next`, :meth:`drop_next`)."""
+        return sum(i.times for i in self._injected if i.method == method)
+
     def _injected_error(self, method: str, params: dict[str, Any]) -> Injected | None:
         for injected in self._injected:
             if injected.method == method and (injected.when is None or injected.when(params)):
