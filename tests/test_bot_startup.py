@@ -8,7 +8,9 @@ traceback) would show up in stderr.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -19,7 +21,7 @@ import pytest
 
 from storage.migrations import MIGRATIONS
 from tests.fake_telegram import FakeTelegram
-from tests.test_bot_e2e import run_to_exit
+from tests.test_bot_e2e import run_to_exit, start_bot
 
 pytestmark = pytest.mark.slow
 
@@ -111,6 +113,21 @@ async def test_a_database_another_process_holds_stops_start_up_in_one_line(
         assert database.read_bytes() == before
     finally:
         holder.communicate("\n", timeout=30)
+
+
+async def test_a_second_bot_on_the_same_database_stops_in_one_line(
+    fake: FakeTelegram, tmp_path: Path
+) -> None:
+    database = tmp_path / "koloda.sqlite3"
+    first = await start_bot(fake, database)
+    try:
+        code, stderr = await run_to_exit(fake.bot_environment(database, LOG_LEVEL="INFO"))
+        assert code == 2, stderr
+        assert "is in use by another Koloda process" in _one_line(stderr)
+        assert first.returncode is None  # the running one goes on
+    finally:
+        first.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(first.wait(), 30)
 
 
 async def test_an_unreachable_postgresql_stops_start_up_without_its_password(
