@@ -202,3 +202,24 @@ async def test_a_player_who_blocks_the_bot_mid_game_plays_on_through_the_group(
     assert len(fake.calls_of("editMessageText", other.id)) == 1
     assert not [c for c in fake.calls_of("sendMessage", other.id) if c.at > refused[0].at]
     assert not _errors(caplog)
+
+
+@pytest.mark.parametrize("fault", ["5xx", "drop"])
+async def test_a_lost_admin_check_changes_nothing_and_asking_again_works(
+    harness: Harness, caplog: pytest.LogCaptureFixture, fault: str
+) -> None:
+    fake = harness.fake
+    table = await open_table(harness)
+    admin = fake.user("Admin")
+    fake.admins[table.group.id].add(admin.id)
+    if fault == "5xx":
+        fake.fail_next("getChatMember", 500, "Internal Server Error")
+    else:
+        fake.drop_next("getChatMember")
+    await harness.command(admin, table.group.id, "/cancel")
+    assert (await harness.kol.manager.get(table.session_id)).status == "running"
+    assert fake.last_message(table.group.id, containing=t("en", "error-generic"))
+    assert _warned(caplog, "could not be reached")
+    assert not _errors(caplog)
+    await harness.command(admin, table.group.id, "/cancel")  # Telegram is back
+    assert (await harness.kol.manager.get(table.session_id)).status == "cancelled"
