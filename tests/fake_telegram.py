@@ -43,6 +43,8 @@ from aiohttp import web
 TOKEN = "123456:TEST-fake-token-for-koloda-tests"
 #: The "error code" of :meth:`FakeTelegram.drop_next`: no answer at all.
 DROP = 0
+#: The same after carrying the call out (``drop_next(applied=True)``).
+LOST_REPLY = -1
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
@@ -400,10 +402,15 @@ class FakeTelegram:
         *,
         when: Callable[[dict[str, Any]], bool] | None = None,
         times: int = 1,
+        applied: bool = False,
     ) -> None:
         """Hang up on the next ``times`` calls of ``method`` (matching ``when``) without
-        answering or applying them, as a dropped connection looks to the bot."""
-        self.fail_next(method, DROP, "connection dropped", when=when, times=times)
+        answering or applying them, as a dropped connection looks to the bot; with
+        ``applied`` after carrying them out (the answer is what got lost)."""
+        if applied:
+            self.fail_next(method, LOST_REPLY, "answer lost", when=when, times=times)
+        else:
+            self.fail_next(method, DROP, "connection dropped", when=when, times=times)
 
     def pending_faults(self, method: str) -> int:
         """How many calls of ``method`` are still to fail (:meth:`fail_next`, :meth:`drop_next`)."""
@@ -541,6 +548,19 @@ class FakeTelegram:
         if gate is not None:
             await gate.wait()
         failure = self._failure(method, params)
+        if failure is not None and failure[0] == LOST_REPLY:  # done, then the line dropped
+            try:
+                if method == "getUpdates":
+                    call.result = await self._get_updates(params)
+                else:
+                    call.result = self._dispatch(method, params)
+            except _ApiError as error:
+                call.result = error.description
+            call.ok, call.error = False, failure[1]
+            await self._record(call)
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response()  # never written: the connection is gone
         if method == "getUpdates" and failure is None:
             call.result = await self._get_updates(params)
             await self._record(call)
