@@ -22,7 +22,7 @@ def main() -> int:
         level=os.environ.get("LOG_LEVEL", "INFO").upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    logging.getLogger("telegram.ext").addFilter(_no_bootstrap_traceback)
+    logging.getLogger("telegram.ext").addFilter(_no_bootstrap_error)
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
 
     from bot.app import DatabaseUnavailable, run
@@ -48,11 +48,13 @@ def main() -> int:
     return 0
 
 
-def _no_bootstrap_traceback(record: logging.LogRecord) -> bool:
-    """PTB logs a failed start-up with its traceback; ``main`` already says it in one line."""
-    if record.getMessage().startswith("Network Retry Loop (Bootstrap"):
-        record.exc_info, record.exc_text = None, None
-    return True
+def _no_bootstrap_error(record: logging.LogRecord) -> bool:
+    """PTB logs a failed start-up (getMe, deleteWebhook) at ERROR with its traceback and
+    then raises it; ``main`` says it in one line, so PTB's record is dropped."""
+    return not (
+        record.levelno >= logging.ERROR
+        and record.getMessage().startswith("Network Retry Loop (Bootstrap")
+    )
 
 
 if __name__ == "__main__":

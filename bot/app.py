@@ -22,7 +22,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
-from bot.config import Settings
+from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
 from bot.handlers import admin, lobby, play, score, start
@@ -109,7 +109,7 @@ async def startup(app: KolodaApp) -> None:
         manager = await SessionManager.open(settings.database_url, computer)
     except (ValueError, OSError, sqlite3.Error, DatabaseUnusable) as error:
         raise DatabaseUnavailable(
-            f"cannot open DATABASE_URL {settings.database_url}: {error}"
+            f"cannot open DATABASE_URL {masked_url(settings.database_url)}: {error}"
         ) from error
     prefs = Preferences(manager.store)
     messages = Messages(manager.store)

@@ -50,7 +50,7 @@ class Settings:
         return f"{head}/file/{tail}" if sep else self.api_url
 
 
-def _masked(url: str) -> str:
+def masked_url(url: str) -> str:
     """A URL without its password (it goes into a log line)."""
     return re.sub(r"(//[^:/@]*:)[^@]*@", r"\1***@", url)
 
@@ -70,7 +70,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
     if not sqlite and not database_url.startswith(("postgresql://", "postgres://")):
         raise ConfigError(
             "DATABASE_URL must look like sqlite:///path/to/file.sqlite3 or"
-            f" postgresql://user:password@host/db, not {_masked(database_url)!r}"
+            f" postgresql://user:password@host/db, not {masked_url(database_url)!r}"
         )
     limits = env.get("KOLODA_FLOOD_LIMITS", "").strip().lower() or "on"
     if limits not in ("on", "off"):

@@ -12,7 +12,8 @@ the message already shows is skipped. Telegram facts handled here:
 - 403 from a private chat → the user is marked unreachable (the table then
   shows a deep-link button); 403 from a group → the bot was removed;
 - a request lost on the way (timeout, dropped connection) is made again for
-  an edit, never for a send (it may have arrived, and would show twice).
+  an edit, never for a send (it may have arrived, and would show twice); an
+  ephemeral send that Telegram answered with a 5xx (not sent) is made again.
 
 What it needs from the rest of the bot — where the messages are, who cannot be
 written to, a chat that is gone — comes through the small :class:`Ledger`
@@ -24,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -210,21 +212,37 @@ class Delivery:
         does not know the parameter, so it travels in ``api_kwargs``; the message
         comes back with ``message_id`` 0 and its own ``ephemeral_message_id`` (read
         from ``api_kwargs`` too), which later edits and deletes name.
+
+        An error Telegram *answered* (a 5xx: it did not send) is tried again, up to
+        :data:`EDIT_TRIES` times; a request lost on the way is not (it may have
+        arrived), nor a refusal (``BadRequest``): those are raised.
         """
         ephemeral: dict[str, Any] = {"receiver_user_id": user_id}
         if query_id is not None:
             ephemeral["callback_query_id"] = query_id
-        sent = await self.bot.send_message(
-            chat_id,
-            screen.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=screen.markup(),
-            link_preview_options=_NO_PREVIEW,
-            api_kwargs={"ephemeral_message_parameters": ephemeral},
-        )
-        found = sent.api_kwargs.get("ephemeral_message_id")
-        ephemeral_id = int(found) if found is not None else sent.message_id
-        self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
+        for attempt in range(1, EDIT_TRIES + 1):
+            try:
+                sent = await self.bot.send_message(
+                    chat_id,
+                    screen.text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=screen.markup(),
+                    link_preview_options=_NO_PREVIEW,
+                    api_kwargs={"ephemeral_message_parameters": ephemeral},
+                    rate_limit_args={"priority": URGENT},
+                )
+            except NetworkError as error:
+                if not _answered(error) or attempt == EDIT_TRIES:
+                    raise
+                log.info("ephemeral message to %s refused (%s); again", user_id, error)
+                await asyncio.sleep(RETRY_PAUSE * attempt)
+                continue
+            found = sent.api_kwargs.get("ephemeral_message_id")
+            ephemeral_id = int(found) if found is not None else sent.message_id
+            self.track_ephemeral(
+                session_id, purpose, chat_id, user_id, ephemeral_id, screen, version
+            )
+            return
 
     async def delete_ephemeral(self, session_id: int, purpose: str) -> None:
         """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is one."""
@@ -306,6 +324,14 @@ class Delivery:
             await self.bot.delete_message(chat_id, message_id)
         except TelegramError as error:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (a delivery a handler must not wait for) in the background:
+        :meth:`flush` waits for it, :meth:`close` stops it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+        task.add_done_callback(_log_failure)
 
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (deferred ones at once)."""
@@ -479,12 +505,7 @@ class Delivery:
                     return
                 raise
             except NetworkError as error:
-                # lost on the way (no answer): an edit can safely be made again
-                if not _in_transit(error) or attempt == EDIT_TRIES:
-                    raise
-                log.info("editing %s/%s failed in transit (%s); again", slot.chat_id,
-                         message_id, error)
-                await asyncio.sleep(RETRY_PAUSE * attempt)
+                await _before_next_try(attempt, error, f"editing {slot.chat_id}/{message_id}")
 
     async def _edit_ephemeral(self, slot: _Slot, screen: Screen) -> None:
         """Bot API 10.2 ``editEphemeralMessageText``, which PTB 22 does not wrap."""
@@ -498,18 +519,23 @@ class Delivery:
         markup = screen.markup()
         if markup is not None:
             params["reply_markup"] = markup.to_json()
-        try:
-            await self.bot.do_api_request(
-                "editEphemeralMessageText",
-                api_kwargs=params,
-                rate_limit_args={"turn_taken": True},
-            )
-        except BadRequest as error:
-            if not _not_modified(error):
-                # an ephemeral message can vanish (the client closed it): stop updating it
-                log.info("ephemeral hand %s/%s gone: %s", slot.session_id, slot.purpose,
-                         error.message)
-                self._slots.pop((slot.session_id, slot.purpose), None)
+        for attempt in range(1, EDIT_TRIES + 1):
+            try:
+                await self.bot.do_api_request(
+                    "editEphemeralMessageText",
+                    api_kwargs=params,
+                    rate_limit_args={"turn_taken": attempt == 1},
+                )
+                return
+            except BadRequest as error:
+                if not _not_modified(error):
+                    # an ephemeral message can vanish (the client closed it): stop updating it
+                    log.info("ephemeral hand %s/%s gone: %s", slot.session_id, slot.purpose,
+                             error.message)
+                    self._slots.pop((slot.session_id, slot.purpose), None)
+                return
+            except NetworkError as error:
+                await _before_next_try(attempt, error, f"editing ephemeral {slot.message_id}")
 
     async def _forbidden(self, chat_id: int) -> None:
         if chat_id > 0:
@@ -522,6 +548,28 @@ def _in_transit(error: Exception) -> bool:
     """True for a request with no answer (timeout, dropped connection), not one Telegram
     answered with an error (``BadRequest`` and the like are ``NetworkError`` too in PTB)."""
     return type(error) in (NetworkError, TimedOut)
+
+
+async def _before_next_try(attempt: int, error: NetworkError, what: str) -> None:
+    """An edit failed: raise ``error`` unless it was lost on the way (no answer: an edit
+    can safely be made again) with tries left; else pause before the next try."""
+    if not _in_transit(error) or attempt == EDIT_TRIES:
+        raise error
+    log.info("%s failed in transit (%s); again", what, error)
+    await asyncio.sleep(RETRY_PAUSE * attempt)
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    """A background delivery that failed with a bug: its traceback in the log."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("a background delivery failed", exc_info=error)
+
+
+def _answered(error: NetworkError) -> bool:
+    """True for an error Telegram answered (a 5xx), so the request was not carried out;
+    PTB raises a request lost on the way from the transport's exception (or TimedOut)."""
+    cause = error.__cause__
+    return type(error) is NetworkError and (cause is None or isinstance(cause, TelegramError))
 
 
 def _not_modified(error: BadRequest) -> bool:

@@ -18,11 +18,19 @@ SQLite database (or is corrupt), a schema newer than this code, or a file whose
 write lock another process holds for longer than :data:`BUSY_TIMEOUT_MS` raise
 :class:`~storage.protocol.DatabaseUnusable` with one line, and leave the file
 as it was. No step of opening waits longer than that timeout.
+
+One process per file: a usable file is then claimed with an exclusive
+``flock`` on ``<file>.lock`` beside it (held until closed; the kernel lets go
+when the process dies), so a second bot on the same file stops at start-up
+with one line instead of running alongside. Stores of one process share the
+claim. Other SQLite clients (``sqlite3 … ".backup"``) are not affected.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -57,7 +65,13 @@ _PRAGMAS = (
 class Database:
     """The bot's SQLite file, opened with :meth:`open` and closed with :meth:`close`."""
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection | None) -> None:
+    def __init__(
+        self,
+        writer: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None,
+        claim: str | None = None,
+    ) -> None:
+        self._claim = claim
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
@@ -73,25 +87,30 @@ class Database:
         SQLite database: corrupt, of a newer schema, or locked by another writer.
         """
         path = parse_database_url(url)
+        claim = None
         try:
             if path != MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 # Every check reads; only a usable file gets WAL and the migrations.
                 await asyncio.to_thread(_check, path)
+                claim = _claim(path)
             writer = await _connect(path)
         except OSError as error:
+            _release(claim)
             raise DatabaseUnusable(f"cannot open the database {path}: {_line(error)}") from None
         except sqlite3.Error as error:
+            _release(claim)
             raise DatabaseUnusable(_unusable(path, error)) from None
         try:
             await _configure(writer, path)
             reader = None if path == MEMORY else await _configured(path)
         except BaseException as error:
             await writer.close()
+            _release(claim)
             if isinstance(error, sqlite3.Error):
                 raise DatabaseUnusable(_unusable(path, error)) from None
             raise
-        db = cls(writer, reader)
+        db = cls(writer, reader, claim)
         try:
             await db._migrate()
         except BaseException as error:
@@ -109,6 +128,8 @@ class Database:
             if self._reader is not None:
                 await self._reader.close()
             await self._writer.close()
+        _release(self._claim)
+        self._claim = None
 
     @property
     def schema_version(self) -> int:
@@ -257,6 +278,42 @@ async def _connect(path: str) -> aiosqlite.Connection:
     connection.row_factory = sqlite3.Row
     await connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
     return connection
+
+
+#: This process's claims: lock file → [its descriptor, how many open databases use it].
+_CLAIMS: dict[str, list[int]] = {}
+
+
+def _claim(path: str) -> str:
+    """Claim the database file for this process (see the module docstring); the lock
+    file's path. Raises :class:`DatabaseUnusable` if another process has claimed it."""
+    lock = os.path.realpath(path) + ".lock"
+    held = _CLAIMS.get(lock)
+    if held is not None:
+        held[1] += 1
+        return lock
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise DatabaseUnusable(
+            f"the database {path} is in use by another Koloda process (one process per"
+            " SQLite file: stop the other one, or use PostgreSQL for several workers)"
+        ) from None
+    _CLAIMS[lock] = [descriptor, 1]
+    return lock
+
+
+def _release(lock: str | None) -> None:
+    """Give back one use of a claim; the last one unlocks the file."""
+    held = None if lock is None else _CLAIMS.get(lock)
+    if lock is None or held is None:
+        return
+    held[1] -= 1
+    if held[1] <= 0:
+        del _CLAIMS[lock]
+        os.close(held[0])
 
 
 def _check(path: str) -> None:

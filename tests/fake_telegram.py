@@ -61,6 +61,8 @@ MESSAGE_METHODS = frozenset(
         "editEphemeralMessageReplyMarkup",
     }
 )
+#: The same after carrying the call out (``drop_next(applied=True)``).
+LOST_REPLY = -1
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
@@ -445,10 +447,19 @@ class FakeTelegram:
         *,
         when: Callable[[dict[str, Any]], bool] | None = None,
         times: int = 1,
+        applied: bool = False,
     ) -> None:
         """Hang up on the next ``times`` calls of ``method`` (matching ``when``) without
-        answering or applying them, as a dropped connection looks to the bot."""
-        self.fail_next(method, DROP, "connection dropped", when=when, times=times)
+        answering or applying them, as a dropped connection looks to the bot; with
+        ``applied`` after carrying them out (the answer is what got lost)."""
+        if applied:
+            self.fail_next(method, LOST_REPLY, "answer lost", when=when, times=times)
+        else:
+            self.fail_next(method, DROP, "connection dropped", when=when, times=times)
+
+    def pending_faults(self, method: str) -> int:
+        """How many calls of ``method`` are still to fail (:meth:`fail_next`, :meth:`drop_next`)."""
+        return sum(i.times for i in self._injected if i.method == method)
 
     def _injected_error(self, method: str, params: dict[str, Any]) -> Injected | None:
         for injected in self._injected:
@@ -582,13 +593,27 @@ class FakeTelegram:
         method = request.match_info["method"]
         params = await self._params(request)
         call = Call(method, params, time.monotonic())
-        if method == "getUpdates":
-            call.result = await self._get_updates(params)
-            return web.json_response({"ok": True, "result": call.result})
         gate = self.gates.get(method)
         if gate is not None:
             await gate.wait()
         failure = self._failure(method, params)
+        if failure is not None and failure[0] == LOST_REPLY:  # done, then the line dropped
+            try:
+                if method == "getUpdates":
+                    call.result = await self._get_updates(params)
+                else:
+                    call.result = self._dispatch(method, params)
+            except _ApiError as error:
+                call.result = error.description
+            call.ok, call.error = False, failure[1]
+            await self._record(call)
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response()  # never written: the connection is gone
+        if method == "getUpdates" and failure is None:
+            call.result = await self._get_updates(params)
+            await self._record(call)
+            return web.json_response({"ok": True, "result": call.result})
         if failure is None:
             try:
                 call.result = self._dispatch(method, params)
@@ -702,6 +727,8 @@ class FakeTelegram:
 
     def _edit(self, params: dict[str, Any], text: str | None) -> Any:
         key = (int(params["chat_id"]), int(params["message_id"]))
+        if key[0] > 0 and key[0] not in self.started:  # the user blocked the bot
+            raise _ApiError(403, "Forbidden: bot was blocked by the user")
         stored = self.messages.get(key)
         if stored is None or stored.deleted:
             raise _ApiError(400, "Bad Request: message to edit not found")

@@ -4,6 +4,7 @@ the seat to the computer — which the table then shows."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -158,3 +159,22 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer(
     )
     assert answer.params.get("text") == t("en", "refusal-not_a_player")
     assert timed.fake.chat_messages(table.chat_id) == [table]
+
+
+async def test_the_timer_moves_for_a_player_who_blocked_the_bot(
+    timed: Harness, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = timed.fake
+    alice, bob, table = await timed_eleven(timed)
+    session = await timed.kol.manager.get(1)
+    assert session.to_move is not None
+    absent = alice if session.seats[session.to_move].user_id == alice.id else bob
+    fake.started.discard(absent.id)  # they block the bot, and do not move
+    after = await let_time_run_out(timed, clock)
+    assert after.moves == 1 and after.to_move != session.to_move  # played for them
+    assert not await timed.kol.prefs.reachable(absent.id)  # their hand's edit got 403
+    refused = [c for c in fake.calls_of("editMessageText", absent.id) if not c.ok]
+    assert len(refused) == 1
+    lang = await timed.kol.presenter.chat_language(table.chat_id)
+    assert table.text == timed.kol.presenter.table_screen(after, lang).text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -155,3 +155,47 @@ async def test_a_move_delivered_again_is_answered_without_a_pop_up(harness: Harn
     ]
     assert len(again) == 2 and not again[1].params.get("text")  # no "out of date" pop-up
     assert await harness.kol.manager.get(1) == moved
+
+
+async def test_a_join_is_confirmed_while_its_private_greeting_waits(harness: Harness) -> None:
+    fake = harness.fake
+    ann, ben = fake.user("Ann"), fake.user("Ben")
+    group, lobby = await harness.open_lobby("eleven", (ann, ben), "Greeting")
+    gate = fake.gates["sendMessage"] = asyncio.Event()  # Ben's private chat is slow
+    try:
+        query = fake.push_callback(ben, group, lobby.message_id, "join:1")
+        update_id = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+        assert (await harness.kol.manager.get(1)).seat_of(ben.id) is not None  # committed
+        assert fake.answer_of(query) is None  # answered once the greeting is out
+    finally:
+        gate.set()
+    answer = await fake.answer(query)
+    assert not answer.params.get("url")  # greeted: no link to open
+    assert fake.last_message(ben.id) is not None
+
+
+async def test_a_press_whose_commit_is_pending_is_not_confirmed(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = harness.fake
+    ann, ben = fake.user("Ann"), fake.user("Ben")
+    group, lobby = await harness.open_lobby("eleven", (ann, ben), "Pending")
+    store = harness.kol.manager.store
+    save, held = store.save_session, asyncio.Event()
+
+    async def slow_save(*args: object, **kwargs: object) -> object:
+        await held.wait()  # the disk is slow: the commit has not happened yet
+        return await save(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "save_session", slow_save)
+    try:
+        fake.push_callback(ben, group, lobby.message_id, "join:1")
+        update_id = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.undelivered() == 0)
+        await asyncio.sleep(0.3)  # it would poll again at once, but must not confirm it yet
+        assert fake.confirmed < update_id
+    finally:
+        held.set()
+    await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
+    assert (await harness.kol.manager.get(1)).seat_of(ben.id) is not None

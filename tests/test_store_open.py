@@ -110,6 +110,47 @@ async def test_a_file_another_writer_holds_is_unusable_and_unchanged(
     await (await open_store(url_of(path))).close()
 
 
+async def test_a_file_another_process_has_open_is_unusable_and_unchanged(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "koloda.sqlite3"
+    await (await open_store(url_of(path))).close()
+    other = subprocess.Popen(  # another bot on the same file, idle between writes
+        [sys.executable, "-c",
+         "import asyncio, sys\n"
+         "from storage import open_store\n"
+         "async def main():\n"
+         "    store = await open_store('sqlite:///' + sys.argv[1])\n"
+         "    print('open', flush=True)\n"
+         "    await asyncio.to_thread(sys.stdin.readline)\n"
+         "    await store.close()\n"
+         "asyncio.run(main())\n",
+         str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "open\n"
+        before = path.read_bytes()
+        with pytest.raises(DatabaseUnusable) as caught:
+            await open_store(url_of(path))
+        assert "in use by another Koloda process" in one_line(caught.value)
+        assert path.read_bytes() == before
+    finally:
+        other.communicate("\n", timeout=30)
+    await (await open_store(url_of(path))).close()  # free again once it is gone
+
+
+async def test_stores_of_one_process_share_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "koloda.sqlite3"
+    first = await open_store(url_of(path))
+    second = await open_store(url_of(path))
+    await first.close()
+    third = await open_store(url_of(path))
+    await second.close()
+    await third.close()
+
+
 async def test_a_folder_is_not_a_database(tmp_path: Path) -> None:
     with pytest.raises(DatabaseUnusable) as caught:
         await open_store(url_of(tmp_path))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from telegram import ChatMember, ChatMemberUpdated, Update
-from telegram.error import NetworkError, TelegramError
+from telegram.error import Conflict, NetworkError, TelegramError
 from telegram.ext import ChatMemberHandler, CommandHandler
 
 from bot.callback import Language
@@ -97,7 +97,11 @@ async def on_error(update: object, context: KolodaContext) -> None:
     """Log the error — a Telegram outage as one WARNING line, a bug with its traceback —
     and tell the user politely, never with a traceback."""
     error = context.error
-    if isinstance(error, NetworkError) and type(error).__name__ in ("NetworkError", "TimedOut"):
+    if update is None and isinstance(error, Conflict):  # a failed getUpdates (polling goes on)
+        log.error("another process is polling Telegram with this token: %s", error)
+    elif update is None and isinstance(error, TelegramError):
+        log.warning("polling for updates failed (trying again): %s", error)
+    elif isinstance(error, NetworkError) and type(error).__name__ in ("NetworkError", "TimedOut"):
         log.warning("the Bot API could not be reached while handling an update: %s", error)
     else:
         log.error("error handling an update", exc_info=error)

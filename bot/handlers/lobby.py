@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import Update, User
-from telegram.error import BadRequest, NetworkError
+from telegram.error import TelegramError
 from telegram.ext import CommandHandler, MessageHandler, filters
 
 from bot.callback import (
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 MENU = "menu"
 #: The purpose prefix of a "type a value" prompt (``prompt:target``, ``prompt:timer``).
 PROMPT = "prompt:"
+
+log = logging.getLogger(__name__)
 
 
 def find_game(text: str) -> str | None:
@@ -138,9 +141,12 @@ async def greet_private(kol: Koloda, user: User, session: Session) -> bool:
     return sent is not None
 
 
-async def seat_user(kol: Koloda, update: Update, session_id: int) -> str | None:
-    """Join a lobby (or take back one's seat from the computer); returns a deep link to
-    open if the user's private chat is closed."""
+async def seat_user(
+    kol: Koloda, update: Update, session_id: int, then: Callable[[str | None], Awaitable[None]]
+) -> None:
+    """Join a lobby (or take back one's seat from the computer). Once that is committed
+    the update is handled; the private greeting goes in the background and ``then`` gets
+    a deep link to open if the user's private chat is closed (None if greeted)."""
     user = current_user(update)
     session = await kol.manager.get(session_id)
     if session.status == "running" and any(p.stands_in_for == user.id for p in session.seats):
@@ -148,19 +154,30 @@ async def seat_user(kol: Koloda, update: Update, session_id: int) -> str | None:
     else:
         session = await kol.manager.join(session_id, user.id, display_name(user))
     await kol.presenter.refresh(session)
-    if await greet_private(kol, user, session):
-        return None
-    return kol.presenter.link(f"h{session.id}")
+    kol.delivery.spawn(_greet(kol, user, session, then))
+
+
+async def _greet(
+    kol: Koloda, user: User, session: Session, then: Callable[[str | None], Awaitable[None]]
+) -> None:
+    try:
+        greeted = await greet_private(kol, user, session)
+    except TelegramError as error:  # lost or refused: the link does no harm
+        log.warning("could not greet %s privately: %s", user.id, error)
+        greeted = False
+    await then(None if greeted else kol.presenter.link(f"h{session.id}"))
 
 
 async def on_join(kol: Koloda, update: Update, press: Join) -> str | None:
-    """The Join button."""
-    link = await seat_user(kol, update, press.session)
+    """The Join button (answered once the greeting is sent: with a link if it could not be)."""
     query = update.callback_query
-    if link is not None and query is not None:
+    assert query is not None
+
+    async def answer(link: str | None) -> None:
         await popup(query, url=link)
-        return ""
-    return None
+
+    await seat_user(kol, update, press.session, answer)
+    return ""
 
 
 async def on_reclaim(kol: Koloda, update: Update, press: Reclaim) -> str | None:
@@ -178,13 +195,15 @@ async def cmd_join(update: Update, context: KolodaContext) -> None:
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return
+
+    async def offer(link: str | None) -> None:
+        if link is not None:
+            kol.delivery.send(chat.id, _link_screen(lang, link))
+
     try:
-        link = await seat_user(kol, update, session.id)
+        await seat_user(kol, update, session.id, offer)
     except Refusal as refusal:
         reply(kol, update, refusal_text(lang, refusal))
-        return
-    if link is not None:
-        kol.delivery.send(chat.id, _link_screen(lang, link))
 
 
 def _link_screen(lang: str, link: str) -> Screen:
@@ -298,7 +317,7 @@ async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -
             session.id, MENU, session.chat_id, user.id, menu, session.version,
             query.id if query is not None else None,
         )
-    except (BadRequest, NetworkError) as error:
+    except TelegramError as error:
         log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
         kol.delivery.show(session.id, MENU, user.id, menu, session.version, urgent=True)
 

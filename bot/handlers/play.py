@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 
-from telegram import Update
-from telegram.error import BadRequest, NetworkError
+from telegram import CallbackQuery, Update, User
+from telegram.error import TelegramError
 from telegram.ext import CommandHandler
 
 from bot.callback import Move, ShowHand
@@ -22,7 +23,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
-from bot.render.common import Button, screen
+from bot.render.common import Button, Screen, screen
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         await kol.delivery.send_ephemeral(
             session.id, purpose, session.chat_id, user.id, hand, session.version, query.id
         )
-    except (BadRequest, NetworkError) as error:
+    except TelegramError as error:
         log.info("could not send the hand again (%s)", error)
 
 
@@ -85,9 +86,11 @@ def _seat(session: Session, user_id: int) -> int:
 
 
 async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
-    """ "My hand" on the table: an ephemeral message only the presser sees
-    (:meth:`~bot.delivery.Delivery.send_ephemeral`). If Telegram refuses or cannot
-    be reached, the hand goes to the private chat and the pop-up opens that chat.
+    """ "My hand" on the table: an ephemeral message only the presser sees.
+
+    Nothing changes, so the press is handled at once: the message goes in the
+    background (the group's flood pace must not hold the update's confirmation
+    back), and the press is answered once it is sent.
     """
     query, user = update.callback_query, current_user(update)
     assert query is not None
@@ -98,17 +101,34 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
         return None
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
+    kol.delivery.spawn(_send_hand(kol, query, user, session, seat, hand))
+    return ""
+
+
+async def _send_hand(
+    kol: Koloda, query: CallbackQuery, user: User, session: Session, seat: int, hand: Screen
+) -> None:
+    """Send the ephemeral hand and answer the press; if Telegram refuses it or the
+    request is lost, the hand goes to the private chat and the answer opens that chat."""
+    assert session.chat_id is not None
     try:
         await kol.delivery.send_ephemeral(
             session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
             session.version, query.id,
         )
-    except (BadRequest, NetworkError) as error:
+    except TelegramError as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
-        await show_hand(kol, user, session.id)
+        with suppress(Refusal):  # the seat went to a computer meanwhile
+            await show_hand(kol, user, session.id)
         await popup(query, url=kol.presenter.link(f"h{session.id}"))
-        return ""
-    return None
+        return
+    await popup(query)
+    current = await kol.manager.get(session.id)
+    if current.version != session.version and current.status == "running":
+        # moves were made while it was on its way: show the hand as it is now
+        lang = await user_lang(kol, user)
+        now = kol.presenter.hand_screen(current, seat, lang, with_table=False)
+        kol.delivery.show_ephemeral(session.id, ephemeral_purpose(seat), now, current.version)
 
 
 async def cmd_hand(update: Update, context: KolodaContext) -> None:

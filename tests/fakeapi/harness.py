@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from telegram.error import TelegramError
+
 from bot.app import build_application, deliver_pending, shutdown, startup
 from bot.config import Settings
 from bot.context import Koloda, KolodaApp
@@ -122,5 +124,10 @@ async def start_harness(
     await startup(app)
     await app.start()
     assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+
+    def polling_failed(error: TelegramError) -> None:
+        """What ``run_polling`` does with a failed getUpdates: the error handler."""
+        app.create_task(app.process_error(error=error, update=None))
+
+    await app.updater.start_polling(poll_interval=0.0, timeout=1, error_callback=polling_failed)
     return Harness(fake, app)
