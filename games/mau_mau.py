@@ -117,6 +117,7 @@ class MauMau(Game):
     id = "mau_mau"
     min_players = 2
     max_players = MOST_PLAYERS
+    lowest_wins = True
     options_schema = (
         Option("deck", 32, (32, 36, 52)),
         Option("hand_size", 5, (5, 7)),

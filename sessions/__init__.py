@@ -11,12 +11,13 @@ from sessions.manager import INVITE_TTL, LEVELS, TIMERS, SessionManager, seats_a
 from sessions.messages import TABLE, Messages, ephemeral_purpose, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.preferences import LANGUAGES, Preferences
-from storage import MessageRef, TallyRow
+from storage import OVERALL, MessageRef, RatingChange, RatingRow, TallyRow
 
 __all__ = [
     "INVITE_TTL",
     "LANGUAGES",
     "LEVELS",
+    "OVERALL",
     "TABLE",
     "TIMERS",
     "Computer",
@@ -25,6 +26,8 @@ __all__ = [
     "Outcome",
     "Player",
     "Preferences",
+    "RatingChange",
+    "RatingRow",
     "Refusal",
     "Session",
     "SessionManager",

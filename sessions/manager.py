@@ -31,6 +31,8 @@ from storage import (
     InviteUse,
     InviteUsed,
     MoveRecord,
+    RatedMatch,
+    RatingRow,
     ResultRecord,
     SeatRecord,
     SessionRecord,
@@ -38,6 +40,7 @@ from storage import (
     Store,
     TallyRow,
     open_store,
+    rated_match,
 )
 
 log = logging.getLogger(__name__)
@@ -501,6 +504,15 @@ class SessionManager:
         """One user's record per game across all chats."""
         return await self.store.user_stats(user_id)
 
+    async def leaderboard(self, scope: int, game_id: str | None = None) -> list[RatingRow]:
+        """The ratings of a group chat (its id) or overall (``OVERALL``), per game best
+        first, with ranks."""
+        return await self.store.leaderboard(scope, game_id)
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's rating and rank per game in a chat or overall."""
+        return await self.store.user_ratings(user_id, scope)
+
     # ------------------------------------------------------------ committing
 
     async def _start(
@@ -546,8 +558,14 @@ class SessionManager:
         )
         now = self._clock()
         move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
+        results = _results(moved, now)
         saved = await self._save(
-            session, moved, seats=seats is not None, move=move, results=_results(moved, now)
+            session,
+            moved,
+            seats=seats is not None,
+            move=move,
+            results=results,
+            rated=_rated(moved, results),
         )
         return Outcome(saved, events, seat, by_computer)
 
@@ -591,6 +609,7 @@ class SessionManager:
         move: MoveRecord | None = None,
         results: list[ResultRecord] | None = None,
         invite: InviteUse | None = None,
+        rated: RatedMatch | None = None,
     ) -> Session:
         """Commit ``new`` over ``old`` (version + 1) in one transaction (caller holds the lock)."""
         new = replace(
@@ -608,6 +627,7 @@ class SessionManager:
                 results=results or (),
                 invite=invite,
                 wanted=new.changed,
+                rated=rated,
             )
         except StaleVersion as error:
             self._cache.pop(old.id, None)
@@ -617,6 +637,8 @@ class SessionManager:
         except BaseException:
             self._cache.pop(old.id, None)
             raise
+        if rated is not None:
+            new = replace(new, ratings=tuple(await self.store.rating_changes(new.id)))
         self._remember(new)
         self._after_change(new)
         return new
@@ -728,6 +750,8 @@ class SessionManager:
         if record is None:
             return None
         session = _session(record)
+        if session.status == "finished":
+            session = replace(session, ratings=tuple(await self.store.rating_changes(session_id)))
         if remember:
             self._remember(session)
         return session
@@ -851,6 +875,21 @@ def _results(session: Session, now: float) -> list[ResultRecord] | None:
         for seat, player in enumerate(session.seats)
         if player.user_id is not None
     ]
+
+
+def _rated(session: Session, results: list[ResultRecord] | None) -> RatedMatch | None:
+    """The finished match to rate, with its humans who have a result row."""
+    if results is None:
+        return None
+    return rated_match(
+        session.id,
+        session.game_id,
+        session.kind,
+        session.chat_id,
+        session.result,
+        [(player.user_id, player.level) for player in session.seats],
+        [share.user_id for share in results],
+    )
 
 
 # ---------------------------------------------------------------- records

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games import Game
+from storage.ratings import RatingChange
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class Session:
     #: the purposes of the messages that must show this version (``table``,
     #: ``hand:<seat>``): what the change that made it altered for whom
     changed: tuple[str, ...] = field(default=(), compare=False)
+    #: a finished match: what it did to its humans' ratings (stored with its results)
+    ratings: tuple[RatingChange, ...] = field(default=(), compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

@@ -8,6 +8,7 @@ its seed and move log.
 
 from storage.open import open_store
 from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion, Store
+from storage.ratings import OVERALL, RatedMatch, Rating, RatingChange, RatingRow, rated_match
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -22,6 +23,7 @@ from storage.replay import replay
 from storage.url import parse_database_url
 
 __all__ = [
+    "OVERALL",
     "ChatBusy",
     "DatabaseUnusable",
     "InviteRecord",
@@ -29,6 +31,10 @@ __all__ = [
     "InviteUsed",
     "MessageRef",
     "MoveRecord",
+    "RatedMatch",
+    "Rating",
+    "RatingChange",
+    "RatingRow",
     "ResultRecord",
     "SeatRecord",
     "SessionRecord",
@@ -37,5 +43,6 @@ __all__ = [
     "TallyRow",
     "open_store",
     "parse_database_url",
+    "rated_match",
     "replay",
 ]

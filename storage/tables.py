@@ -55,6 +55,16 @@ TABLES: tuple[Table, ...] = (
     Table("users", ("id", "name", "language", "reachable"), "id", flags=frozenset({"reachable"})),
     Table("chats", ("id", "language"), "id"),
     Table("invites", ("code", "session", "creator", "expires", "used_by"), "code"),
+    Table(
+        "ratings", ("scope", "game", "user_id", "mu", "sigma", "played", "wins"),
+        "scope, game, user_id",
+    ),
+    Table(
+        "rating_changes",
+        ("session", "scope", "user_id", "game", "mu_before", "sigma_before", "played_before",
+         "wins_before", "mu", "sigma", "played", "wins"),
+        "session, scope, user_id",
+    ),
 )
 
 
