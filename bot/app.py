@@ -25,7 +25,7 @@ from telegram.request import HTTPXRequest
 from bot.config import Settings
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import COALESCE, Delivery
-from bot.handlers import admin, lobby, play, score, start
+from bot.handlers import admin, lobby, play, ratings, score, start
 from bot.handlers.common import unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
@@ -45,13 +45,14 @@ COMMANDS = (
     "table",
     "score",
     "stats",
+    "top",
     "rules",
     "settings",
     "cancel",
     "lang",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "new", "hand", "stats", "rules", "settings", "lang", "help")
+PRIVATE_COMMANDS = ("start", "new", "hand", "stats", "top", "rules", "settings", "lang", "help")
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.
@@ -94,7 +95,7 @@ def build_application(
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.coalesce = coalesce
-    for module in (start, lobby, play, score, admin):
+    for module in (start, lobby, play, score, ratings, admin):
         app.add_handlers(module.HANDLERS)
     app.add_handler(unknown_buttons())
     app.add_error_handler(admin.on_error)

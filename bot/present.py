@@ -17,11 +17,13 @@ from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.render.common import Screen, game_name, screen
 from bot.render.lobby import render_lobby
+from bot.render.ratings import rating_change_lines
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
 from games import REGISTRY
 from games.base import View
 from sessions import (
+    OVERALL,
     TABLE,
     Outcome,
     Preferences,
@@ -197,6 +199,7 @@ class Presenter:
             session.seats,
             lang,
             cancelled=session.status == "cancelled",
+            ratings=rating_change_lines(session.ratings, session.seats, _scope(session), lang),
         )
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
@@ -231,3 +234,10 @@ class Presenter:
                 log.exception("could not draw session %s", session.id)
             drawn += 1
         return drawn
+
+
+def _scope(session: Session) -> int:
+    """The ratings a session's result shows: its group chat's, or overall (a duel)."""
+    if session.kind == "group" and session.chat_id:
+        return session.chat_id
+    return OVERALL

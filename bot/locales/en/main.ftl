@@ -184,7 +184,8 @@ help =
     /hand — show your hand
     /table — post the table message again
     /score [game] — this chat's score
-    /stats — your own games
+    /stats — your own games and ratings
+    /top [game] — the leaderboard (this chat; all chats in private)
     /rules [game] — the rules
     /settings — table settings and language
     /lang — language
@@ -347,3 +348,22 @@ prize-first = +{ $n } first out
 prize-second = +{ $n } second out
 seat-released-timeouts = ⏰ You missed three turns in a row, so a computer now plays your seat at the { $game } table.
 seat-released-left = 🚪 You left the { $game } table; a computer now plays your seat.
+
+# --- #19
+result-ratings = 📈 Ratings:
+result-rating = { $name } { $before } → { $after }
+top-title-chat = 🏆 Leaderboard in this chat
+top-title-chat-game = 🏆 Leaderboard in this chat: { $game }
+top-title-overall = 🏆 Leaderboard of all chats
+top-title-overall-game = 🏆 Leaderboard of all chats: { $game }
+top-empty = No rated games yet.
+top-row = { $place }. { $name } — { $rating } · { $played ->
+        [one] { $played } match
+       *[other] { $played } matches
+    } · { $wins ->
+        [one] { $wins } win
+       *[other] { $wins } wins
+    }
+stats-ratings = 📈 <b>Ratings</b> (all chats):
+stats-rating-row = { $game } — { $rating }, #{ $rank } of { $of }
+cmd-top = Leaderboard

@@ -189,7 +189,8 @@ help =
     /hand — показать ваши карты
     /table — показать стол заново
     /score [игра] — счёт этого чата
-    /stats — ваши игры
+    /stats — ваши игры и рейтинг
+    /top [игра] — рейтинг игроков (этого чата; в личном чате — всех)
     /rules [игра] — правила
     /settings — настройки стола и язык
     /lang — язык
@@ -352,3 +353,24 @@ prize-first = +{ $n } первому вышедшему
 prize-second = +{ $n } второму вышедшему
 seat-released-timeouts = ⏰ Вы пропустили три хода подряд, поэтому за вас теперь играет компьютер ({ $game }).
 seat-released-left = 🚪 Вы вышли из-за стола ({ $game }); за вас теперь играет компьютер.
+
+# --- #19
+result-ratings = 📈 Рейтинг:
+result-rating = { $name } { $before } → { $after }
+top-title-chat = 🏆 Рейтинг этого чата
+top-title-chat-game = 🏆 Рейтинг этого чата: { $game }
+top-title-overall = 🏆 Рейтинг по всем чатам
+top-title-overall-game = 🏆 Рейтинг по всем чатам: { $game }
+top-empty = Рейтинговых игр пока нет.
+top-row = { $place }. { $name } — { $rating } · { $played ->
+        [one] { $played } матч
+        [few] { $played } матча
+       *[many] { $played } матчей
+    } · { $wins ->
+        [one] { $wins } победа
+        [few] { $wins } победы
+       *[many] { $wins } побед
+    }
+stats-ratings = 📈 <b>Рейтинг</b> (все чаты):
+stats-rating-row = { $game } — { $rating }, { $rank }-е место из { $of }
+cmd-top = Рейтинг
