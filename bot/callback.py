@@ -236,6 +236,21 @@ class Language(Verb):
     lang: str
 
 
+@dataclass(frozen=True)
+class DealButton(Verb):
+    """📜 Deal: the record of a finished deal (``deal``: its number, 0 first)."""
+
+    prefix = "deal"
+    deal: str
+
+
+@dataclass(frozen=True)
+class MatchRecordButton(Verb):
+    """📄 Match record: the text document of a finished match."""
+
+    prefix = "rec"
+
+
 Press = Move | Verb
 
 

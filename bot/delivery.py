@@ -214,6 +214,51 @@ class Delivery:
             await self._forbidden(chat_id)
             return None
 
+    async def send_ephemeral(
+        self, chat_id: int, user_id: int, query_id: str, screen: Screen
+    ) -> int:
+        """An ephemeral message in group ``chat_id`` that only ``user_id`` sees, tied to
+        their button press ``query_id``; its ephemeral id (later edits name it).
+
+        Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
+        does not know the parameter, so it travels in ``api_kwargs``; the message
+        comes back with ``message_id`` 0 and its own ``ephemeral_message_id`` (read
+        from ``api_kwargs`` too). BadRequest or NetworkError if Telegram refuses or
+        cannot be reached (the caller falls back to the private chat).
+        """
+        ephemeral = {"receiver_user_id": user_id, "callback_query_id": query_id}
+        sent = await self.bot.send_message(
+            chat_id,
+            screen.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=screen.markup(),
+            api_kwargs={"ephemeral_message_parameters": ephemeral},
+        )
+        extra: Any = sent.api_kwargs
+        found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
+        return int(found) if found is not None else sent.message_id
+
+    def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
+        """Post a document (a match record) in the background; PTB's ``send_document``
+        through the bot's rate limiter like every call."""
+        task = asyncio.get_running_loop().create_task(
+            self._send_document(chat_id, filename, content, caption)
+        )
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    async def _send_document(
+        self, chat_id: int, filename: str, content: bytes, caption: str
+    ) -> None:
+        try:
+            await self.bot.send_document(
+                chat_id, content, filename=filename, caption=caption, parse_mode=ParseMode.HTML
+            )
+        except Forbidden:
+            await self._forbidden(chat_id)
+        except TelegramError as error:
+            log.warning("sending a document to %s failed: %s", chat_id, error)
+
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (lazy ones at once)."""
         while True:

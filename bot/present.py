@@ -18,6 +18,7 @@ from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.render.common import Screen, game_name, screen
 from bot.render.lobby import render_lobby
 from bot.render.ratings import rating_change_lines
+from bot.render.record import deal_button, record_button
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
 from games import REGISTRY
@@ -162,7 +163,7 @@ class Presenter:
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
             public = session.view(None)
-            return render_table(
+            table = render_table(
                 session.id,
                 public,
                 session.seats,
@@ -171,6 +172,7 @@ class Presenter:
                 session.timer,
                 table=self.table_text(session, lang, view=public),
             )
+            return _with_records(table, session, public, lang)
         return self.result_screen(session, lang)
 
     def lobby_screen(self, session: Session, lang: str) -> Screen:
@@ -192,7 +194,7 @@ class Presenter:
         """The end of the match (or its cancellation)."""
         scores = list(session.game.scores) if session.game is not None else []
         result: dict[str, Any] = session.result or {"scores": scores, "winners": []}
-        return render_result(
+        drawn = render_result(
             session.id,
             session.game_id,
             result,
@@ -201,6 +203,11 @@ class Presenter:
             cancelled=session.status == "cancelled",
             ratings=rating_change_lines(session.ratings, session.seats, _scope(session), lang),
         )
+        if session.status != "finished" or session.game is None:
+            return drawn
+        records = [deal_button(session.id, session.game.deal_no, lang),
+                   record_button(session.id, lang)]
+        return screen(drawn.text, [*drawn.rows, records])
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
         """A seat's hand with its move buttons."""
@@ -220,7 +227,8 @@ class Presenter:
         if session.status == "lobby":
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
-            return self.hand_screen(session, seat, lang, with_table=True)
+            hand = self.hand_screen(session, seat, lang, with_table=True)
+            return _with_records(hand, session, session.game.view(None), lang)
         return self.result_screen(session, lang)
 
     async def restore(self, manager: SessionManager) -> int:
@@ -241,3 +249,11 @@ def _scope(session: Session) -> int:
     if session.kind == "group" and session.chat_id:
         return session.chat_id
     return OVERALL
+
+
+def _with_records(drawn: Screen, session: Session, public: View, lang: str) -> Screen:
+    """A running table with a 📜 Deal button for the deal before this one, if any."""
+    deal_no = int(public.get("deal_no") or 0)
+    if deal_no < 1:
+        return drawn
+    return screen(drawn.text, [*drawn.rows, [deal_button(session.id, deal_no - 1, lang)]])

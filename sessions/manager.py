@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from games import REGISTRY, BadOptions, Game, IllegalAction
+from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.messages import TABLE, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
@@ -493,6 +494,19 @@ class SessionManager:
         """The session's move log, oldest first."""
         await self._load(session_id)
         return await self.store.moves_of(session_id)
+
+    async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
+        """The session and its finished deals as played, rebuilt from the stored seed
+        and move log (so any finished match has them, also after a restart); none
+        before the deal. Only finished deals: nothing of the deal in play."""
+        session = await self._load(session_id)
+        if session.seed is None or session.game is None:
+            return session, []
+        moves = [(m.seat, m.action) for m in await self.store.moves_of(session_id)]
+        records = deal_records(
+            session.game_id, len(session.seats), session.options, session.seed, moves
+        )
+        return session, records
 
     # ------------------------------------------------------------ tally
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from telegram import Update
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, NetworkError
 from telegram.ext import CommandHandler
 
@@ -55,15 +53,9 @@ def _seat(session: Session, user_id: int) -> int:
 
 
 async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
-    """ "My hand" on the table: an ephemeral message only the presser sees.
-
-    Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
-    does not know the parameter, so it travels in ``api_kwargs``; the message
-    comes back with ``message_id`` 0 and its own ``ephemeral_message_id``
-    (read from ``api_kwargs`` too), which later edits name. If Telegram refuses
-    or cannot be reached, the hand goes to the private chat and the pop-up opens
-    that chat.
-    """
+    """ "My hand" on the table: an ephemeral message only the presser sees
+    (:meth:`~bot.delivery.Delivery.send_ephemeral`). If Telegram refuses or cannot
+    be reached, the hand goes to the private chat and the pop-up opens that chat."""
     query, user = update.callback_query, current_user(update)
     assert query is not None
     session = await kol.manager.get(press.session)
@@ -73,32 +65,18 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
         return None
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    ephemeral = {"receiver_user_id": user.id, "callback_query_id": query.id}
     try:
-        sent = await kol.delivery.bot.send_message(
-            session.chat_id,
-            hand.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=hand.markup(),
-            api_kwargs={"ephemeral_message_parameters": ephemeral},
-        )
+        ephemeral_id = await kol.delivery.send_ephemeral(session.chat_id, user.id, query.id, hand)
     except (BadRequest, NetworkError) as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
         await show_hand(kol, user, session.id)
         await popup(query, url=kol.presenter.link(f"h{session.id}"))
         return ""
-    ephemeral_id = _ephemeral_id(sent.api_kwargs, sent.message_id)
     kol.delivery.track_ephemeral(
         session.id, ephemeral_purpose(seat), session.chat_id, user.id, ephemeral_id, hand,
         session.version,
     )
     return None
-
-
-def _ephemeral_id(extra: Any, message_id: int) -> int:
-    """The ephemeral message's own id (Bot API 10.2: the message_id is 0)."""
-    found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
-    return int(found) if found is not None else message_id
 
 
 async def cmd_hand(update: Update, context: KolodaContext) -> None:
