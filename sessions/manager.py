@@ -283,6 +283,36 @@ class SessionManager:
             _require_creator(session, user_id)
             return await self._save(session, replace(session, timer=seconds))
 
+    async def set_hints(self, session_id: int, user_id: int, on: bool) -> Session:
+        """The creator turns the table's hints on or off (in the lobby)."""
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            _require_lobby(session)
+            _require_creator(session, user_id)
+            return await self._save(session, replace(session, hints=on))
+
+    async def hint(self, session_id: int, user_id: int) -> str:
+        """The move the strong computer would make for ``user_id``'s seat, from that
+        seat's view only; counted for the result. Computed outside the session's lock
+        and changing nothing at the table (no new version: the turn timer runs on)."""
+        session = await self._load(session_id)
+        seat = session.seat_of(user_id)
+        if session.status != "running" or session.game is None:
+            raise Refusal("not_running")
+        if seat is None:
+            raise Refusal("not_a_player")
+        if not session.hints_on:
+            raise Refusal("hints_off")
+        if session.to_move != seat:
+            raise Refusal("not_your_turn")
+        view = session.view(seat)
+        seed = ((session.seed or 0) + session.version * 7919 + seat) % (1 << 63)
+        action = await self._computer.choose(session.game_id, view, "strong", seed)
+        if action not in view["legal"]:
+            action = str(view["legal"][0])
+        await self.store.use_hint(session_id, seat)
+        return action
+
     async def start(self, session_id: int, user_id: int) -> Outcome:
         """The creator deals; computer seats start moving in the background."""
         async with self._lock(session_id):
@@ -328,6 +358,8 @@ class SessionManager:
             last_deal=None,
             created_at=self._clock(),
             deadline=self._deadline(game, seats, old.timer),
+            ratings=(),
+            hints_used=(),
         )
         return Outcome(await self._insert(fresh), [], None, False)
 
@@ -651,8 +683,8 @@ class SessionManager:
         except BaseException:
             self._cache.pop(old.id, None)
             raise
-        if rated is not None:
-            new = replace(new, ratings=tuple(await self.store.rating_changes(new.id)))
+        if new.status == "finished" and old.status != "finished":
+            new = await self._with_finished(new)
         self._remember(new)
         self._after_change(new)
         return new
@@ -765,10 +797,20 @@ class SessionManager:
             return None
         session = _session(record)
         if session.status == "finished":
-            session = replace(session, ratings=tuple(await self.store.rating_changes(session_id)))
+            session = await self._with_finished(session)
         if remember:
             self._remember(session)
         return session
+
+    async def _with_finished(self, session: Session) -> Session:
+        """A finished session with what its result shows beside the scores: the rating
+        changes and the hints used, as stored."""
+        used = await self.store.hint_uses(session.id)
+        return replace(
+            session,
+            ratings=tuple(await self.store.rating_changes(session.id)),
+            hints_used=tuple(used.get(seat, 0) for seat in range(len(session.seats))),
+        )
 
     def _remember(self, session: Session) -> None:
         self._cache[session.id] = session
@@ -932,6 +974,7 @@ def _session(record: SessionRecord) -> Session:
         seed=record.seed,
         moves=record.moves,
         last_deal=record.last_deal,
+        hints=record.hints,
     )
 
 
@@ -959,4 +1002,5 @@ def _record(session: Session, due: float | None, now: float) -> SessionRecord:
         due=due,
         last_deal=session.last_deal,
         updated=now,
+        hints=session.hints,
     )

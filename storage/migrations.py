@@ -131,8 +131,11 @@ MIGRATIONS: list[str] = [
     """,
     # 5 (#19): skill ratings per game, per group chat and overall (scope 0), and what
     # each finished match did to them; both written with the match's results, and
-    # rebuilt from the results by ``python -m storage.rerate``.
+    # rebuilt from the results by ``python -m storage.rerate`` in the order they were
+    # rated (results.seq).
     """
+    ALTER TABLE results ADD COLUMN seq INTEGER;
+    CREATE INDEX results_seq ON results (seq);
     CREATE TABLE ratings (
         scope    INTEGER NOT NULL,
         game     TEXT NOT NULL,
@@ -158,6 +161,17 @@ MIGRATIONS: list[str] = [
         played         INTEGER NOT NULL,
         wins           INTEGER NOT NULL,
         PRIMARY KEY (session, scope, user_id)
+    ) WITHOUT ROWID;
+    """,
+    # 6 (#19): the table's Hints setting (NULL: the default), and how many hints
+    # each seat asked for (counted without a new session version: a hint moves nothing).
+    """
+    ALTER TABLE sessions ADD COLUMN hints INTEGER;
+    CREATE TABLE hint_uses (
+        session  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        used     INTEGER NOT NULL,
+        PRIMARY KEY (session, seat)
     ) WITHOUT ROWID;
     """,
 ]

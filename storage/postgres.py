@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal"
+    " deadline, result, created, updated, due, last_deal, hints"
 )
 _SELECT_SESSION = (
     "SELECT s.*, COALESCE((SELECT jsonb_agg("
@@ -192,7 +192,8 @@ class PostgresStore:
             try:
                 session_id: int = await tx.fetchval(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES"
-                    " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
+                    " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,"
+                    " $18)"
                     " RETURNING id",
                     *_session_values(record),
                 )
@@ -226,7 +227,7 @@ class PostgresStore:
                 "UPDATE sessions SET chat_id = $1, kind = $2, game = $3, status = $4,"
                 " creator = $5, options = $6, timer = $7, seed = $8, version = $9, moves = $10,"
                 " state = $11, deadline = $12, result = $13, created = $14, updated = $15,"
-                " due = $16, last_deal = $17 WHERE id = $18 AND version = $19",
+                " due = $16, last_deal = $17, hints = $18 WHERE id = $19 AND version = $20",
                 *_session_values(record),
                 record.id,
                 based_on,
@@ -430,6 +431,26 @@ class PostgresStore:
             await _insert_changes(tx, changes)
         return len(matches)
 
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count a hint for ``seat``; how many it has had now."""
+        used: int = await self.pool.fetchval(
+            "INSERT INTO hint_uses (session, seat, used) VALUES ($1, $2, 1)"
+            " ON CONFLICT (session, seat) DO UPDATE SET used = hint_uses.used + 1"
+            " RETURNING used",
+            session_id,
+            seat,
+        )
+        return used
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """The hints each seat has had (seats without any left out)."""
+        rows = await self.pool.fetch(
+            "SELECT seat, used FROM hint_uses WHERE session = $1 ORDER BY seat", session_id
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
+
     # ------------------------------------------------------------ messages
 
     async def set_message(self, session_id: int, ref: MessageRef) -> None:
@@ -566,6 +587,10 @@ class PostgresStore:
                 "SELECT setval(pg_get_serial_sequence('sessions', 'id'),"
                 " COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM sessions"
             )
+            await tx.execute(
+                "SELECT setval('rating_seq', COALESCE(MAX(seq), 1), MAX(seq) IS NOT NULL)"
+                " FROM results"
+            )
         return counts
 
     # ------------------------------------------------------------ helpers
@@ -607,6 +632,7 @@ def _session_values(record: SessionRecord) -> tuple[Any, ...]:
         float(record.updated or record.created),
         _float(record.due),
         record.last_deal,
+        record.hints,
     )
 
 
@@ -660,6 +686,7 @@ def _session_record(row: asyncpg.Record) -> SessionRecord:
         due=row["due"],
         last_deal=row["last_deal"],
         updated=row["updated"],
+        hints=row["hints"],
     )
 
 
@@ -692,6 +719,11 @@ async def _rate(tx: Tx, match: RatedMatch) -> None:
          for c in changes],
     )
     await _insert_changes(tx, changes)
+    # taken after the locks: matches sharing a player are numbered in the order
+    # they were rated, so rerate (by seq) applies them in that order too
+    await tx.execute(
+        "UPDATE results SET seq = nextval('rating_seq') WHERE session = $1", match.session
+    )
 
 
 async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
@@ -705,11 +737,12 @@ async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
 
 
 async def _stored_matches(tx: Tx) -> list[RatedMatch]:
-    """Every match with results, oldest first (results' time, then id), as rated live."""
+    """Every match with results in the order they were rated (results.seq; rows from
+    before ratings by their time, then id), as rated live."""
     sessions = await tx.fetch(
-        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(r.time) AS at"
-        " FROM sessions AS s JOIN results AS r ON r.session = s.id"
-        " GROUP BY s.id ORDER BY at, s.id"
+        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " GROUP BY s.id ORDER BY seq, at, s.id"
     )
     seats: dict[int, list[tuple[int | None, str | None]]] = {}
     for row in await tx.fetch(

@@ -179,9 +179,20 @@ class Store(Protocol):
         ...
 
     async def rerate(self) -> int:
-        """Recompute every rating and rating change from the stored results, oldest
-        match first (by its results' time, then id), in one transaction; the number
-        of matches rated."""
+        """Recompute every rating and rating change from the stored results, in the
+        order the matches were rated (results rows keep it), in one transaction; the
+        number of matches rated."""
+        ...
+
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count one hint for ``seat`` of the session (no new session version: a hint
+        changes nothing at the table); the seat's count now."""
+        ...
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """How many hints each seat of the session has had (seats with none left out)."""
         ...
 
     # ------------------------------------------------------------ messages

@@ -52,7 +52,7 @@ def load_json(text: str | bytes | None) -> Any:
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal"
+    " deadline, result, created, updated, due, last_deal, hints"
 )
 _SELECT_MOVES = "SELECT n, seat, action, by_computer, time, version FROM moves"
 _SELECT_INVITE = "SELECT code, session, creator, expires, used_by FROM invites WHERE code = ?"
@@ -113,9 +113,9 @@ class SqliteStore:
             try:
                 cursor = await tx.execute(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*_session_values(record), record.updated or record.created,
-                     record.due, dump_json(record.last_deal)),
+                     record.due, dump_json(record.last_deal), _flag(record.hints)),
                 )
             except sqlite3.IntegrityError as error:
                 if "sessions.chat_id" in str(error):
@@ -151,13 +151,14 @@ class SqliteStore:
             cursor = await tx.execute(
                 "UPDATE sessions SET chat_id = ?, kind = ?, game = ?, status = ?, creator = ?,"
                 " options = ?, timer = ?, seed = ?, version = ?, moves = ?, state = ?,"
-                " deadline = ?, result = ?, created = ?, updated = ?, due = ?, last_deal = ?"
-                " WHERE id = ? AND version = ?",
+                " deadline = ?, result = ?, created = ?, updated = ?, due = ?, last_deal = ?,"
+                " hints = ? WHERE id = ? AND version = ?",
                 (
                     *_session_values(record),
                     record.updated or record.created,
                     record.due,
                     dump_json(record.last_deal),
+                    _flag(record.hints),
                     record.id,
                     based_on,
                 ),
@@ -353,6 +354,28 @@ class SqliteStore:
             return len(matches)
 
         return await self.db.write(work)
+
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count a hint for ``seat``; how many it has had now."""
+
+        async def work(tx: Tx) -> int:
+            rows = await tx.execute_fetchall(
+                "INSERT INTO hint_uses (session, seat, used) VALUES (?, ?, 1)"
+                " ON CONFLICT (session, seat) DO UPDATE SET used = used + 1 RETURNING used",
+                (session_id, seat),
+            )
+            return int(next(iter(rows))[0])
+
+        return await self.db.write(work)
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """The hints each seat has had (seats without any left out)."""
+        rows = await self.db.fetchall(
+            "SELECT seat, used FROM hint_uses WHERE session = ? ORDER BY seat", (session_id,)
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
 
     # ------------------------------------------------------------ messages
 
@@ -561,6 +584,11 @@ async def _rate(tx: Tx, match: RatedMatch) -> None:
          for c in changes],
     )
     await _insert_changes(tx, changes)
+    await tx.execute(
+        "UPDATE results SET seq = (SELECT COALESCE(MAX(seq), 0) + 1 FROM results)"
+        " WHERE session = ?",
+        (match.session,),
+    )
 
 
 async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
@@ -573,11 +601,12 @@ async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
 
 
 async def _stored_matches(tx: Tx) -> list[RatedMatch]:
-    """Every match with results, oldest first (results' time, then id), as rated live."""
+    """Every match with results in the order they were rated (results.seq; rows from
+    before ratings by their time, then id), as rated live."""
     sessions = await tx.execute_fetchall(
-        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(r.time) AS at"
-        " FROM sessions AS s JOIN results AS r ON r.session = s.id"
-        " GROUP BY s.id ORDER BY at, s.id"
+        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " GROUP BY s.id ORDER BY seq, at, s.id"
     )
     seats: dict[int, list[tuple[int | None, str | None]]] = {}
     for row in await tx.execute_fetchall(
@@ -611,6 +640,10 @@ def _rating_row(row: Any) -> RatingRow:
     )
 
 
+def _flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
 def _session_record(row: Row) -> SessionRecord:
     return SessionRecord(
         id=row["id"],
@@ -632,6 +665,7 @@ def _session_record(row: Row) -> SessionRecord:
         due=row["due"],
         last_deal=load_json(row["last_deal"]),
         updated=row["updated"],
+        hints=None if row["hints"] is None else bool(row["hints"]),
     )
 
 
