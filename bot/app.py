@@ -25,7 +25,7 @@ from telegram.request import HTTPXRequest
 from bot.config import Settings
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import COALESCE, Delivery
-from bot.handlers import admin, lobby, play, ratings, records, score, start
+from bot.handlers import admin, hints, lobby, play, ratings, records, score, start
 from bot.handlers.common import unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
@@ -57,7 +57,7 @@ PRIVATE_COMMANDS = (
     "start", "new", "hand", "stats", "top", "history", "rules", "settings", "lang", "help",
 )
 #: The handler modules, each exporting HANDLERS (a test checks every button kind has one).
-HANDLER_MODULES = (start, lobby, play, score, ratings, records, admin)
+HANDLER_MODULES = (start, lobby, play, score, ratings, records, hints, admin)
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.

@@ -251,6 +251,21 @@ class MatchRecordButton(Verb):
     prefix = "rec"
 
 
+@dataclass(frozen=True)
+class HintButton(Verb):
+    """💡 Hint: the move the strong computer would make for the presser."""
+
+    prefix = "hint"
+
+
+@dataclass(frozen=True)
+class HintsSetting(Verb):
+    """The table's Hints setting (``on`` or ``off``), in the lobby."""
+
+    prefix = "hints"
+    value: str
+
+
 Press = Move | Verb
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.render.common import Screen, game_name, screen
+from bot.render.hints import hint_button, hints_button, hints_used_lines
 from bot.render.lobby import render_lobby
 from bot.render.ratings import rating_change_lines
 from bot.render.record import deal_button, record_button
@@ -178,7 +179,7 @@ class Presenter:
     def lobby_screen(self, session: Session, lang: str) -> Screen:
         """The lobby of ``session``."""
         game = REGISTRY[session.game_id]
-        return render_lobby(
+        lobby = render_lobby(
             session.id,
             session.game_id,
             session.kind,
@@ -189,6 +190,7 @@ class Presenter:
             session.timer,
             lang,
         )
+        return screen(lobby.text, [*lobby.rows, [hints_button(session.id, session.hints_on, lang)]])
 
     def result_screen(self, session: Session, lang: str) -> Screen:
         """The end of the match (or its cancellation)."""
@@ -201,7 +203,10 @@ class Presenter:
             session.seats,
             lang,
             cancelled=session.status == "cancelled",
-            ratings=rating_change_lines(session.ratings, session.seats, _scope(session), lang),
+            notes=[
+                *rating_change_lines(session.ratings, session.seats, _scope(session), lang),
+                *hints_used_lines(session, lang),
+            ],
         )
         if session.status != "finished" or session.game is None:
             return drawn
@@ -213,7 +218,7 @@ class Presenter:
         """A seat's hand with its move buttons."""
         assert session.game is not None
         view = session.view(seat)
-        return render_hand(
+        hand = render_hand(
             session.id,
             session.version,
             view,
@@ -221,6 +226,9 @@ class Presenter:
             lang,
             table=self.table_text(session, lang, seat, view) if with_table else None,
         )
+        if not session.hints_on or session.to_move != seat:
+            return hand
+        return screen(hand.text, [*hand.rows, [hint_button(session.id, lang)]])
 
     def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
         """What a player's private chat shows for the session."""

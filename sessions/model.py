@@ -92,9 +92,12 @@ class Session:
         every seat but one is a computer (off in a group of humans)."""
         if self.hints is not None:
             return self.hints
+        humans = sum(1 for p in self.seats if not p.is_computer)
         if self.kind == "private" and self.status == "lobby":
             return len(self.seats) == 1  # a duel against the computer, or soon a friend
-        return sum(1 for p in self.seats if not p.is_computer) <= 1
+        if self.kind == "group":
+            return humans <= 1 and len(self.seats) > humans  # one person and computers
+        return humans <= 1
 
     @property
     def humans(self) -> list[int]:

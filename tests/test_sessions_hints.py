@@ -68,6 +68,7 @@ async def test_hints_are_on_by_default_against_computers_and_can_be_turned_off(
                 await manager.hint(session.id, 7)
             assert refused.value.code == "hints_off"
         lobby = await manager.create(-9, "group", 1, "Ann", "king")
+        assert not lobby.hints_on  # a group table: off until only computers sit with Ann
         for _ in range(3):
             await manager.add_computer(lobby.id, 1, "easy")
         assert (await manager.get(lobby.id)).hints_on

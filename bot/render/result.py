@@ -48,10 +48,10 @@ def render_result(
     seats: Sequence[SeatLike],
     lang: str,
     cancelled: bool = False,
-    ratings: Sequence[str] = (),
+    notes: Sequence[str] = (),
 ) -> Screen:
-    """Final scores best first, the winners, each human's rating change (``ratings``:
-    lines from :func:`bot.render.ratings.rating_change_lines`), and "Play again" /
+    """Final scores best first, the winners, the ``notes`` (rating changes from
+    :func:`bot.render.ratings.rating_change_lines`, hints used), and "Play again" /
     "Show score"."""
     title = "result-cancelled" if cancelled else "result-title"
     lines = [t(lang, title, game=esc(game_name(game_id, lang))), ""]
@@ -67,8 +67,8 @@ def render_result(
         names = ", ".join(seat_name(seats[s], lang) for s in sorted(winners))
         lines += ["", t(lang, "result-winners", names=names, n=len(winners))]
         lines.append(t(lang, "result-tally"))
-    if ratings and not cancelled:
-        lines += ["", *ratings]
+    if notes and not cancelled:
+        lines += ["", *notes]
     if cancelled:
         return screen("\n".join(lines))
     again = Button(t(lang, "button-again"), Again(session).pack())

@@ -1,0 +1,40 @@
+"""💡 Hints: the button on a hand message, and the table's Hints setting in the lobby."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot.callback import HintButton, HintsSetting
+from bot.context import Koloda
+from bot.handlers.common import Handler, button, current_user, user_lang
+from bot.i18n import t
+from bot.render.common import action_label
+from games.cards import is_card
+from sessions import Refusal
+
+
+async def on_hint(kol: Koloda, update: Update, press: HintButton) -> str | None:
+    """💡 Hint: a pop-up naming the strong computer's move for the presser's seat
+    (computed from that seat's view; the table and its timer go on meanwhile)."""
+    user = current_user(update)
+    action = await kol.manager.hint(press.session, user.id)
+    lang = await user_lang(kol, user)
+    key = "hint-card" if is_card(action.partition(":")[0]) else "hint-action"
+    return t(lang, key, move=action_label(action, lang))
+
+
+async def on_hints_setting(kol: Koloda, update: Update, press: HintsSetting) -> str | None:
+    """The creator switches the table's hints on or off."""
+    if press.value not in ("on", "off"):
+        raise Refusal("bad_option", "hints")
+    session = await kol.manager.set_hints(
+        press.session, current_user(update).id, press.value == "on"
+    )
+    await kol.presenter.refresh(session)
+    return None
+
+
+HANDLERS: list[Handler] = [
+    button(HintButton, on_hint),
+    button(HintsSetting, on_hints_setting),
+]
