@@ -266,6 +266,13 @@ class HintsSetting(Verb):
     value: str
 
 
+@dataclass(frozen=True)
+class TakeBack(Verb):
+    """↩️ Take back: undo my last move and the computers' replies (against computers)."""
+
+    prefix = "undo"
+
+
 Press = Move | Verb
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.render.common import Screen, game_name, screen
-from bot.render.hints import hint_button, hints_button, hints_used_lines
+from bot.render.hints import hint_button, hints_button, hints_used_lines, take_back_button
 from bot.render.lobby import render_lobby
 from bot.render.ratings import rating_change_lines
 from bot.render.record import deal_button, record_button
@@ -34,6 +34,7 @@ from sessions import (
     ephemeral_purpose,
     hand_purpose,
     seats_allowed,
+    takeback_allowed,
 )
 
 log = logging.getLogger(__name__)
@@ -226,9 +227,12 @@ class Presenter:
             lang,
             table=self.table_text(session, lang, seat, view) if with_table else None,
         )
-        if not session.hints_on or session.to_move != seat:
+        if session.to_move != seat:
             return hand
-        return screen(hand.text, [*hand.rows, [hint_button(session.id, lang)]])
+        practice = [hint_button(session.id, lang)] if session.hints_on else []
+        if takeback_allowed(session) and session.moves > 0:
+            practice.append(take_back_button(session.id, lang))
+        return screen(hand.text, [*hand.rows, practice])
 
     def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
         """What a player's private chat shows for the session."""

@@ -7,7 +7,14 @@ through the :class:`storage.Store` protocol. The contract is
 ``docs/sessions-api.md``.
 """
 
-from sessions.manager import INVITE_TTL, LEVELS, TIMERS, SessionManager, seats_allowed
+from sessions.manager import (
+    INVITE_TTL,
+    LEVELS,
+    TIMERS,
+    SessionManager,
+    seats_allowed,
+    takeback_allowed,
+)
 from sessions.messages import TABLE, Messages, ephemeral_purpose, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.preferences import LANGUAGES, Preferences
@@ -36,4 +43,5 @@ __all__ = [
     "ephemeral_purpose",
     "hand_purpose",
     "seats_allowed",
+    "takeback_allowed",
 ]

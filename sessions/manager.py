@@ -27,6 +27,7 @@ from sessions.messages import TABLE, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.timers import Clock
 from storage import (
+    TAKE_BACK,
     ChatBusy,
     InviteRecord,
     InviteUse,
@@ -40,8 +41,10 @@ from storage import (
     StaleVersion,
     Store,
     TallyRow,
+    in_effect,
     open_store,
     rated_match,
+    replay,
 )
 
 log = logging.getLogger(__name__)
@@ -398,6 +401,39 @@ class SessionManager:
             and move.seat == session.seat_of(user_id)
         )
 
+    async def take_back(self, session_id: int, user_id: int) -> Outcome:
+        """At a table where every other seat is a computer: undo the player's last move of
+        this deal and the computers' replies after it. Logged as a ``takeback:<k>`` row
+        (the log is never rewritten); the state is the log in effect, replayed."""
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            if session.status != "running" or session.game is None or session.seed is None:
+                raise Refusal("not_running", session.status)
+            seat = _require_seat(session, user_id)
+            if not takeback_allowed(session):
+                raise Refusal("takeback_off")
+            log = in_effect(await self.store.moves_of(session_id), lambda m: m.action)
+            mine = [i for i, m in enumerate(log) if m.seat == seat and not m.by_computer]
+            if not mine:
+                raise Refusal("nothing_to_take_back")
+            kept = [(m.seat, m.action) for m in log[: mine[-1]]]
+            game = replay(session.game_id, len(session.seats), session.options, session.seed,
+                          kept)
+            if game.deal_no != session.game.deal_no:  # that move ended the last deal
+                raise Refusal("nothing_to_take_back")
+            undone = len(log) - mine[-1]
+            back = replace(
+                session,
+                game=game,
+                moves=session.moves + 1,
+                deadline=self._deadline(game, session.seats, session.timer),
+            )
+            move = MoveRecord(back.moves, seat, f"{TAKE_BACK}:{undone}", False, self._clock(),
+                              session.version)
+            saved = await self._save(session, back, seats=False, move=move)
+            return Outcome(saved, [{"type": "take_back", "seat": seat, "moves": undone}], seat,
+                           False)
+
     async def expire(self, session_id: int, version: int) -> Outcome | None:
         """What a turn timer does: the computer moves for the absent human.
 
@@ -534,7 +570,8 @@ class SessionManager:
         session = await self._load(session_id)
         if session.seed is None or session.game is None:
             return session, []
-        moves = [(m.seat, m.action) for m in await self.store.moves_of(session_id)]
+        log = in_effect(await self.store.moves_of(session_id), lambda m: m.action)
+        moves = [(m.seat, m.action) for m in log]
         records = deal_records(
             session.game_id, len(session.seats), session.options, session.seed, moves
         )
@@ -854,6 +891,13 @@ def _require_seat(session: Session, user_id: int) -> int:
     if seat is None:
         raise Refusal("not_a_player")
     return seat
+
+
+def takeback_allowed(session: Session) -> bool:
+    """Take-backs are for a table of one person and computers (never two humans, nor a
+    computer standing in for a human who may come back)."""
+    humans = [p for p in session.seats if p.user_id is not None or p.stands_in_for is not None]
+    return len(humans) == 1
 
 
 def seats_allowed(session: Session) -> int:

@@ -19,11 +19,12 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
-from storage.replay import replay
+from storage.replay import TAKE_BACK, in_effect, replay
 from storage.url import parse_database_url
 
 __all__ = [
     "OVERALL",
+    "TAKE_BACK",
     "ChatBusy",
     "DatabaseUnusable",
     "InviteRecord",
@@ -41,6 +42,7 @@ __all__ = [
     "StaleVersion",
     "Store",
     "TallyRow",
+    "in_effect",
     "open_store",
     "parse_database_url",
     "rated_match",

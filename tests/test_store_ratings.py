@@ -162,3 +162,34 @@ def test_ties_rate_as_ties_and_computers_keep_their_ratings() -> None:
     assert ann.after == bob.after and ann.after.wins == 1
     assert display(*COMPUTER_RATINGS["strong"]) > display(*COMPUTER_RATINGS["easy"])
     assert Rating().shown == 1500
+
+
+async def test_python_m_storage_rerate(store: Store, store_url: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from storage.rerate import main
+
+    await finish(store, [3, 5, 1], [1])
+    before = await everything(store)
+    # the command opens the database itself (beside the running store, as beside the bot)
+    assert await asyncio.to_thread(main, [store_url]) == 0
+    assert capsys.readouterr().out == "rated 1 matches\n"
+    assert main([]) == 2 and "usage" in capsys.readouterr().err
+    assert await everything(store) == before
+
+
+# ---------------------------------------------------------------- hints (#19)
+
+
+async def test_hints_setting_and_counts(store: Store) -> None:
+    record = await created(store, lobby(seats=SEATS, hints=True))
+    assert record.hints is True
+    await store.save_session(replace(record, version=2, hints=False), 1)
+    stored = await store.load_session(record.id)
+    assert stored is not None and stored.hints is False and stored.version == 2
+    assert await store.hint_uses(record.id) == {}
+    assert [await store.use_hint(record.id, 2) for _ in range(3)] == [1, 2, 3]
+    assert await store.use_hint(record.id, 0) == 1
+    assert await store.hint_uses(record.id) == {0: 1, 2: 3}
+    assert (await store.load_session(record.id)).version == 2  # type: ignore[union-attr]
+    plain = await created(store, lobby(chat_id=-77))
+    assert plain.hints is None

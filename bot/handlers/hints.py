@@ -1,10 +1,10 @@
-"""💡 Hints: the button on a hand message, and the table's Hints setting in the lobby."""
+"""Practice: 💡 Hint on a hand message, the table's Hints setting, and ↩️ Take back."""
 
 from __future__ import annotations
 
 from telegram import Update
 
-from bot.callback import HintButton, HintsSetting
+from bot.callback import HintButton, HintsSetting, TakeBack
 from bot.context import Koloda
 from bot.handlers.common import Handler, button, current_user, user_lang
 from bot.i18n import t
@@ -34,7 +34,16 @@ async def on_hints_setting(kol: Koloda, update: Update, press: HintsSetting) -> 
     return None
 
 
+async def on_take_back(kol: Koloda, update: Update, press: TakeBack) -> str | None:
+    """↩️ Take back: the player's last move and the computers' replies are undone
+    (logged as a take-back), and every message of the table is drawn again."""
+    outcome = await kol.manager.take_back(press.session, current_user(update).id)
+    await kol.presenter.on_outcome(outcome)
+    return None
+
+
 HANDLERS: list[Handler] = [
     button(HintButton, on_hint),
     button(HintsSetting, on_hints_setting),
+    button(TakeBack, on_take_back),
 ]

@@ -1,8 +1,9 @@
-"""💡 Hints on screen: the Hint button, the lobby's Hints setting, the count on the result."""
+"""Practice on screen: the Hint button, the lobby's Hints setting, the count on the
+result, and the Take back button."""
 
 from __future__ import annotations
 
-from bot.callback import HintButton, HintsSetting
+from bot.callback import HintButton, HintsSetting, TakeBack
 from bot.i18n import t
 from bot.render.common import Button, seat_name
 from sessions import Session
@@ -11,6 +12,11 @@ from sessions import Session
 def hint_button(session: int, lang: str) -> Button:
     """💡 Hint, on the hand message of the player to move."""
     return Button(t(lang, "button-hint"), HintButton(session).pack())
+
+
+def take_back_button(session: int, lang: str) -> Button:
+    """↩️ Take back, on the hand message of a player at a table of computers."""
+    return Button(t(lang, "button-take-back"), TakeBack(session).pack())
 
 
 def hints_button(session: int, on: bool, lang: str) -> Button:

@@ -393,3 +393,6 @@ hint-card = 💡 The computer would play { $move }
 hint-action = 💡 The computer would choose: { $move }
 result-hints = 💡 Hints used: { $used }
 refusal-hints_off = Hints are off at this table.
+button-take-back = ↩️ Take back
+refusal-takeback_off = Take-backs are only for games against the computer.
+refusal-nothing_to_take_back = There is no move of yours to take back in this deal.

@@ -400,3 +400,6 @@ hint-card = 💡 Компьютер сыграл бы { $move }
 hint-action = 💡 Компьютер выбрал бы: { $move }
 result-hints = 💡 Подсказок взято: { $used }
 refusal-hints_off = За этим столом подсказки выключены.
+button-take-back = ↩️ Вернуть ход
+refusal-takeback_off = Ходы можно возвращать только в игре с компьютером.
+refusal-nothing_to_take_back = В этой сдаче нет вашего хода, который можно вернуть.
