@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -237,6 +238,14 @@ class Delivery:
         extra: Any = sent.api_kwargs
         found = extra.get("ephemeral_message_id") if hasattr(extra, "get") else None
         return int(found) if found is not None else sent.message_id
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (a slow answer to a press, such as a hint) in the background: the
+        update counts as handled at once, so the next updates are fetched meanwhile.
+        :meth:`flush` waits for it; :meth:`close` cancels it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
 
     def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
         """Post a document (a match record) in the background; PTB's ``send_document``
