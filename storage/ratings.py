@@ -38,7 +38,7 @@ COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
 def display(mu: float, sigma: float) -> int:
     """The number players see: 1500 + 10 × the conservative skill (mu − 3·sigma).
 
-    A newcomer shows 1500; a win over an equal newcomer is worth about +36.
+    A newcomer shows 1500; a win over an equal newcomer is worth about +34.
     """
     return round(1500 + 10 * (mu - 3 * sigma - (START_MU - 3 * START_SIGMA)))
 

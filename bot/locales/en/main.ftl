@@ -186,6 +186,7 @@ help =
     /score [game] — this chat's score
     /stats — your own games and ratings
     /top [game] — the leaderboard (this chat; all chats in private)
+    /history — the last finished matches here, with their records
     /rules [game] — the rules
     /settings — table settings and language
     /lang — language
