@@ -25,7 +25,7 @@ from telegram.request import HTTPXRequest
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
-from bot.handlers import admin, lobby, play, score, start
+from bot.handlers import admin, hints, lobby, play, ratings, records, score, start
 from bot.handlers.common import unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
@@ -45,13 +45,19 @@ COMMANDS = (
     "table",
     "score",
     "stats",
+    "top",
+    "history",
     "rules",
     "settings",
     "cancel",
     "lang",
     "help",
 )
-PRIVATE_COMMANDS = ("start", "new", "hand", "stats", "rules", "settings", "lang", "help")
+PRIVATE_COMMANDS = (
+    "start", "new", "hand", "stats", "top", "history", "rules", "settings", "lang", "help",
+)
+#: The handler modules, each exporting HANDLERS (a test checks every button kind has one).
+HANDLER_MODULES = (start, lobby, play, score, ratings, records, hints, admin)
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.
@@ -94,7 +100,7 @@ def build_application(
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.defer = defer
-    for module in (start, lobby, play, score, admin):
+    for module in HANDLER_MODULES:
         app.add_handlers(module.HANDLERS)
     app.add_handler(unknown_buttons())
     app.add_error_handler(admin.on_error)

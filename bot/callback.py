@@ -244,6 +244,43 @@ class Language(Verb):
     lang: str
 
 
+@dataclass(frozen=True)
+class DealButton(Verb):
+    """📜 Deal: the record of a finished deal (``deal``: its number, 0 first)."""
+
+    prefix = "deal"
+    deal: str
+
+
+@dataclass(frozen=True)
+class MatchRecordButton(Verb):
+    """📄 Match record: the text document of a finished match."""
+
+    prefix = "rec"
+
+
+@dataclass(frozen=True)
+class HintButton(Verb):
+    """💡 Hint: the move the strong computer would make for the presser."""
+
+    prefix = "hint"
+
+
+@dataclass(frozen=True)
+class HintsSetting(Verb):
+    """The table's Hints setting (``on`` or ``off``), in the lobby."""
+
+    prefix = "hints"
+    value: str
+
+
+@dataclass(frozen=True)
+class TakeBack(Verb):
+    """↩️ Take back: undo my last move and the computers' replies (against computers)."""
+
+    prefix = "undo"
+
+
 Press = Move | Verb
 
 

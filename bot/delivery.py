@@ -206,7 +206,15 @@ class Delivery:
     ) -> None:
         """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
         keep it current (:meth:`show_ephemeral`). Raises the Bot API's error if Telegram
-        refuses (the caller falls back to the private chat).
+        refuses (the caller falls back to the private chat)."""
+        ephemeral_id = await self.post_ephemeral(chat_id, user_id, screen, query_id)
+        self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
+
+    async def post_ephemeral(
+        self, chat_id: int, user_id: int, screen: Screen, query_id: str | None = None
+    ) -> int:
+        """A one-off ephemeral message in group ``chat_id`` that only ``user_id`` sees
+        (tied to their button press ``query_id``); its ``ephemeral_message_id``.
 
         Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
         does not know the parameter, so it travels in ``api_kwargs``; the message
@@ -238,11 +246,8 @@ class Delivery:
                 await asyncio.sleep(RETRY_PAUSE * attempt)
                 continue
             found = sent.api_kwargs.get("ephemeral_message_id")
-            ephemeral_id = int(found) if found is not None else sent.message_id
-            self.track_ephemeral(
-                session_id, purpose, chat_id, user_id, ephemeral_id, screen, version
-            )
-            return
+            return int(found) if found is not None else sent.message_id
+        raise AssertionError("unreachable")
 
     async def delete_ephemeral(self, session_id: int, purpose: str) -> None:
         """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is one."""
@@ -332,6 +337,27 @@ class Delivery:
         self._sends.add(task)
         task.add_done_callback(self._sends.discard)
         task.add_done_callback(_log_failure)
+
+    def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
+        """Post a document (a match record) in the background; PTB's ``send_document``
+        through the bot's rate limiter like every call."""
+        task = asyncio.get_running_loop().create_task(
+            self._send_document(chat_id, filename, content, caption)
+        )
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    async def _send_document(
+        self, chat_id: int, filename: str, content: bytes, caption: str
+    ) -> None:
+        try:
+            await self.bot.send_document(
+                chat_id, content, filename=filename, caption=caption, parse_mode=ParseMode.HTML
+            )
+        except Forbidden:
+            await self._forbidden(chat_id)
+        except TelegramError as error:
+            log.warning("sending a document to %s failed: %s", chat_id, error)
 
     async def flush(self) -> None:
         """Wait until every slot has delivered its newest screen (deferred ones at once)."""

@@ -18,12 +18,16 @@ from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.render.common import Button, Screen, game_name, screen
+from bot.render.hints import hint_button, hints_button, hints_used_lines, take_back_button
 from bot.render.lobby import render_lobby
+from bot.render.ratings import rating_change_lines
+from bot.render.record import deal_button, record_button
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
 from games import REGISTRY
 from games.base import View
 from sessions import (
+    OVERALL,
     TABLE,
     Outcome,
     Preferences,
@@ -32,6 +36,7 @@ from sessions import (
     ephemeral_purpose,
     hand_purpose,
     seats_allowed,
+    takeback_allowed,
 )
 
 log = logging.getLogger(__name__)
@@ -187,7 +192,7 @@ class Presenter:
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
             public = session.view(None)
-            return render_table(
+            table = render_table(
                 session.id,
                 public,
                 session.seats,
@@ -196,12 +201,13 @@ class Presenter:
                 session.timer,
                 table=self.table_text(session, lang, view=public),
             )
+            return _with_records(table, session, public, lang)
         return self.result_screen(session, lang)
 
     def lobby_screen(self, session: Session, lang: str) -> Screen:
         """The lobby of ``session``."""
         game = REGISTRY[session.game_id]
-        return render_lobby(
+        lobby = render_lobby(
             session.id,
             session.game_id,
             session.kind,
@@ -212,12 +218,13 @@ class Presenter:
             session.timer,
             lang,
         )
+        return screen(lobby.text, [*lobby.rows, [hints_button(session.id, session.hints_on, lang)]])
 
     def result_screen(self, session: Session, lang: str) -> Screen:
         """The end of the match (or its cancellation)."""
         scores = list(session.game.scores) if session.game is not None else []
         result: dict[str, Any] = session.result or {"scores": scores, "winners": []}
-        return render_result(
+        drawn = render_result(
             session.id,
             session.game_id,
             result,
@@ -225,13 +232,22 @@ class Presenter:
             lang,
             cancelled=session.status == "cancelled",
             lowest_wins=REGISTRY[session.game_id].lowest_wins,
+            notes=[
+                *rating_change_lines(session.ratings, session.seats, _scope(session), lang),
+                *hints_used_lines(session, lang),
+            ],
         )
+        if session.status != "finished" or session.game is None:
+            return drawn
+        records = [deal_button(session.id, session.game.deal_no, lang),
+                   record_button(session.id, lang)]
+        return screen(drawn.text, [*drawn.rows, records])
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
         """A seat's hand with its move buttons."""
         assert session.game is not None
         view = session.view(seat)
-        return render_hand(
+        hand = render_hand(
             session.id,
             session.version,
             view,
@@ -239,6 +255,12 @@ class Presenter:
             lang,
             table=self.table_text(session, lang, seat, view) if with_table else None,
         )
+        if session.to_move != seat:
+            return hand
+        practice = [hint_button(session.id, lang)] if session.hints_on else []
+        if takeback_allowed(session) and session.moves > 0:
+            practice.append(take_back_button(session.id, lang))
+        return screen(hand.text, [*hand.rows, practice])
 
     def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
         """What a player's private chat shows for the session."""
@@ -246,7 +268,8 @@ class Presenter:
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
             # a group's table carries what everyone sees; a duel's hand message is its table
-            return self.hand_screen(session, seat, lang, with_table=session.kind != "group")
+            hand = self.hand_screen(session, seat, lang, with_table=session.kind != "group")
+            return _with_records(hand, session, session.game.view(None), lang)
         return self.result_screen(session, lang)
 
     async def restore(self, manager: SessionManager) -> int:
@@ -268,3 +291,18 @@ class Presenter:
                 log.exception("could not draw session %s", session.id)
             drawn += 1
         return drawn
+
+
+def _scope(session: Session) -> int:
+    """The ratings a session's result shows: its group chat's, or overall (a duel)."""
+    if session.kind == "group" and session.chat_id:
+        return session.chat_id
+    return OVERALL
+
+
+def _with_records(drawn: Screen, session: Session, public: View, lang: str) -> Screen:
+    """A running table with a 📜 Deal button for the deal before this one, if any."""
+    deal_no = int(public.get("deal_no") or 0)
+    if deal_no < 1:
+        return drawn
+    return screen(drawn.text, [*drawn.rows, [deal_button(session.id, deal_no - 1, lang)]])

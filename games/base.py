@@ -102,6 +102,20 @@ def _copy_containers(value: Any) -> Any:
     return value
 
 
+def ranking(result: dict[str, Any], *, lowest_wins: bool = False) -> list[int]:
+    """Places (0 first) of the seats of ``result`` (``{"scores", "winners"}``): winners
+    first, then by total in the game's direction; equal keys share a place."""
+    scores = list(result.get("scores") or [])
+    winners = set(result.get("winners") or [])
+    sign = 1 if lowest_wins else -1
+
+    def key(seat: int) -> tuple[int, Any]:
+        return (0 if seat in winners else 1, sign * scores[seat])
+
+    keys = [key(seat) for seat in range(len(scores))]
+    return [sum(1 for other in keys if other < mine) for mine in keys]
+
+
 def other_hands(
     hands: list[list[str]], seat: int | None, known: list[list[str]] | None = None
 ) -> set[str]:
@@ -184,6 +198,16 @@ class Game(ABC):
         else:
             game._deal(game.shuffled_deck())
         return game
+
+    @classmethod
+    def ranking(cls, result: dict[str, Any]) -> list[int]:
+        """Each seat's place in a finished match by this game's own ranking, 0 first.
+
+        The winners share place 0; the others follow by their total (highest
+        first, lowest first where :attr:`lowest_wins`); equal totals share a
+        place ("1, 2, 2, 4"). Used for ratings and for the result screen.
+        """
+        return ranking(result, lowest_wins=cls.lowest_wins)
 
     @classmethod
     def players_allowed(cls, options: dict[str, Any] | None) -> int:

@@ -14,16 +14,18 @@ from sessions.manager import (
     TIMERS,
     SessionManager,
     seats_allowed,
+    takeback_allowed,
 )
 from sessions.messages import TABLE, Messages, ephemeral_purpose, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.preferences import LANGUAGES, Preferences
-from storage import MessageRef, TallyRow
+from storage import OVERALL, MessageRef, RatingChange, RatingRow, TallyRow
 
 __all__ = [
     "INVITE_TTL",
     "LANGUAGES",
     "LEVELS",
+    "OVERALL",
     "TABLE",
     "TIMERS",
     "TIMER_RANGE",
@@ -33,6 +35,8 @@ __all__ = [
     "Outcome",
     "Player",
     "Preferences",
+    "RatingChange",
+    "RatingRow",
     "Refusal",
     "Session",
     "SessionManager",
@@ -41,4 +45,5 @@ __all__ = [
     "ephemeral_purpose",
     "hand_purpose",
     "seats_allowed",
+    "takeback_allowed",
 ]

@@ -21,24 +21,31 @@ from dataclasses import replace
 from typing import Any
 
 from games import REGISTRY, BadOptions, Game, IllegalAction
+from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.messages import TABLE, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.timers import Clock
 from storage import (
+    TAKE_BACK,
     ChatBusy,
     InviteRecord,
     InviteUse,
     InviteUsed,
     MessageRef,
     MoveRecord,
+    RatedMatch,
+    RatingRow,
     ResultRecord,
     SeatRecord,
     SessionRecord,
     StaleVersion,
     Store,
     TallyRow,
+    in_effect,
     open_store,
+    rated_match,
+    replay,
 )
 
 log = logging.getLogger(__name__)
@@ -289,6 +296,36 @@ class SessionManager:
             _require_creator(session, user_id)
             return await self._save(session, replace(session, timer=seconds))
 
+    async def set_hints(self, session_id: int, user_id: int, on: bool) -> Session:
+        """The creator turns the table's hints on or off (in the lobby)."""
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            _require_lobby(session)
+            _require_creator(session, user_id)
+            return await self._save(session, replace(session, hints=on))
+
+    async def hint(self, session_id: int, user_id: int) -> str:
+        """The move the strong computer would make for ``user_id``'s seat, from that
+        seat's view only; counted for the result. Computed outside the session's lock
+        and changing nothing at the table (no new version: the turn timer runs on)."""
+        session = await self._load(session_id)
+        seat = session.seat_of(user_id)
+        if session.status != "running" or session.game is None:
+            raise Refusal("not_running")
+        if seat is None:
+            raise Refusal("not_a_player")
+        if not session.hints_on:
+            raise Refusal("hints_off")
+        if session.to_move != seat:
+            raise Refusal("not_your_turn")
+        view = session.view(seat)
+        seed = ((session.seed or 0) + session.version * 7919 + seat) % (1 << 63)
+        action = await self._computer.choose(session.game_id, view, "strong", seed)
+        if action not in view["legal"]:
+            action = str(view["legal"][0])
+        await self.store.use_hint(session_id, seat)
+        return action
+
     async def start(self, session_id: int, user_id: int) -> Outcome:
         """The creator deals; computer seats start moving in the background."""
         async with self._lock(session_id):
@@ -334,6 +371,8 @@ class SessionManager:
             last_deal=None,
             created_at=self._clock(),
             deadline=self._deadline(game, seats, old.timer),
+            ratings=(),
+            hints_used=(),
         )
         return Outcome(await self._insert(fresh), [], None, False)
 
@@ -371,6 +410,39 @@ class SessionManager:
             and move.action == action
             and move.seat == session.seat_of(user_id)
         )
+
+    async def take_back(self, session_id: int, user_id: int) -> Outcome:
+        """At a table where every other seat is a computer: undo the player's last move of
+        this deal and the computers' replies after it. Logged as a ``takeback:<k>`` row
+        (the log is never rewritten); the state is the log in effect, replayed."""
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            if session.status != "running" or session.game is None or session.seed is None:
+                raise Refusal("not_running", session.status)
+            seat = _require_seat(session, user_id)
+            if not takeback_allowed(session):
+                raise Refusal("takeback_off")
+            log = in_effect(await self.store.moves_of(session_id), lambda m: m.action)
+            mine = [i for i, m in enumerate(log) if m.seat == seat and not m.by_computer]
+            if not mine:
+                raise Refusal("nothing_to_take_back")
+            kept = [(m.seat, m.action) for m in log[: mine[-1]]]
+            game = replay(session.game_id, len(session.seats), session.options, session.seed,
+                          kept)
+            if game.deal_no != session.game.deal_no:  # that move ended the last deal
+                raise Refusal("nothing_to_take_back")
+            undone = len(log) - mine[-1]
+            back = replace(
+                session,
+                game=game,
+                moves=session.moves + 1,
+                deadline=self._deadline(game, session.seats, session.timer),
+            )
+            move = MoveRecord(back.moves, seat, f"{TAKE_BACK}:{undone}", False, self._clock(),
+                              session.version)
+            saved = await self._save(session, back, seats=False, move=move)
+            return Outcome(saved, [{"type": "take_back", "seat": seat, "moves": undone}], seat,
+                           False)
 
     async def expire(self, session_id: int, version: int) -> Outcome | None:
         """What a turn timer does: the computer moves for the absent human.
@@ -501,6 +573,20 @@ class SessionManager:
         await self._load(session_id)
         return await self.store.moves_of(session_id)
 
+    async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
+        """The session and its finished deals as played, rebuilt from the stored seed
+        and move log (so any finished match has them, also after a restart); none
+        before the deal. Only finished deals: nothing of the deal in play."""
+        session = await self._load(session_id)
+        if session.seed is None or session.game is None:
+            return session, []
+        log = in_effect(await self.store.moves_of(session_id), lambda m: m.action)
+        moves = [(m.seat, m.action) for m in log]
+        records = deal_records(
+            session.game_id, len(session.seats), session.options, session.seed, moves
+        )
+        return session, records
+
     # ------------------------------------------------------------ tally
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
@@ -510,6 +596,15 @@ class SessionManager:
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across all chats."""
         return _best_first(await self.store.user_stats(user_id))
+
+    async def leaderboard(self, scope: int, game_id: str | None = None) -> list[RatingRow]:
+        """The ratings of a group chat (its id) or overall (``OVERALL``), per game best
+        first, with ranks."""
+        return await self.store.leaderboard(scope, game_id)
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's rating and rank per game in a chat or overall."""
+        return await self.store.user_ratings(user_id, scope)
 
     # ------------------------------------------------------------ committing
 
@@ -556,8 +651,14 @@ class SessionManager:
         )
         now = self._clock()
         move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
+        results = _results(moved, now)
         saved = await self._save(
-            session, moved, seats=seats is not None, move=move, results=_results(moved, now)
+            session,
+            moved,
+            seats=seats is not None,
+            move=move,
+            results=results,
+            rated=_rated(moved, results),
         )
         return Outcome(saved, events, seat, by_computer)
 
@@ -604,6 +705,7 @@ class SessionManager:
         move: MoveRecord | None = None,
         results: list[ResultRecord] | None = None,
         invite: InviteUse | None = None,
+        rated: RatedMatch | None = None,
     ) -> Session:
         """Commit ``new`` over ``old`` (version + 1) in one transaction (caller holds the lock)."""
         new = replace(
@@ -621,6 +723,7 @@ class SessionManager:
                 results=results or (),
                 invite=invite,
                 wanted=new.changed,
+                rated=rated,
             )
         except StaleVersion as error:
             self._cache.pop(old.id, None)
@@ -630,6 +733,8 @@ class SessionManager:
         except BaseException:
             self._cache.pop(old.id, None)
             raise
+        if new.status == "finished" and old.status != "finished":
+            new = await self._with_finished(new)
         self._remember(new)
         self._after_change(new)
         return new
@@ -741,9 +846,21 @@ class SessionManager:
         if record is None:
             return None
         session = _session(record)
+        if session.status == "finished":
+            session = await self._with_finished(session)
         if remember:
             self._remember(session)
         return session
+
+    async def _with_finished(self, session: Session) -> Session:
+        """A finished session with what its result shows beside the scores: the rating
+        changes and the hints used, as stored."""
+        used = await self.store.hint_uses(session.id)
+        return replace(
+            session,
+            ratings=tuple(await self.store.rating_changes(session.id)),
+            hints_used=tuple(used.get(seat, 0) for seat in range(len(session.seats))),
+        )
 
     def _remember(self, session: Session) -> None:
         self._cache[session.id] = session
@@ -787,6 +904,13 @@ def _require_seat(session: Session, user_id: int) -> int:
     if seat is None:
         raise Refusal("not_a_player")
     return seat
+
+
+def takeback_allowed(session: Session) -> bool:
+    """Take-backs are for a table of one person and computers (never two humans, nor a
+    computer standing in for a human who may come back)."""
+    humans = [p for p in session.seats if p.user_id is not None or p.stands_in_for is not None]
+    return len(humans) == 1
 
 
 def seats_allowed(session: Session) -> int:
@@ -880,6 +1004,21 @@ def _results(session: Session, now: float) -> list[ResultRecord] | None:
     ]
 
 
+def _rated(session: Session, results: list[ResultRecord] | None) -> RatedMatch | None:
+    """The finished match to rate, with its humans who have a result row."""
+    if results is None:
+        return None
+    return rated_match(
+        session.id,
+        session.game_id,
+        session.kind,
+        session.chat_id,
+        session.result,
+        [(player.user_id, player.level) for player in session.seats],
+        [share.user_id for share in results],
+    )
+
+
 # ---------------------------------------------------------------- records
 
 
@@ -906,6 +1045,7 @@ def _session(record: SessionRecord) -> Session:
         seed=record.seed,
         moves=record.moves,
         last_deal=record.last_deal,
+        hints=record.hints,
     )
 
 
@@ -933,4 +1073,5 @@ def _record(session: Session, due: float | None, now: float) -> SessionRecord:
         due=due,
         last_deal=session.last_deal,
         updated=now,
+        hints=session.hints,
     )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games import Game
+from storage.ratings import RatingChange
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,12 @@ class Session:
     #: the purposes of the messages that must show this version (``table``,
     #: ``hand:<seat>``): what the change that made it altered for whom
     changed: tuple[str, ...] = field(default=(), compare=False)
+    #: a finished match: what it did to its humans' ratings (stored with its results)
+    ratings: tuple[RatingChange, ...] = field(default=(), compare=False)
+    #: the table's Hints setting: True, False, or None for the default (:attr:`hints_on`)
+    hints: bool | None = None
+    #: a finished match: the hints each seat had
+    hints_used: tuple[int, ...] = field(default=(), compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -78,6 +85,19 @@ class Session:
             return ()
         view = self.game.view(seat)
         return (self.status, repr(view.get("hand")), tuple(view.get("legal", ())))
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether players may ask for hints: the table's setting; by default only where
+        every seat but one is a computer (off in a group of humans)."""
+        if self.hints is not None:
+            return self.hints
+        humans = sum(1 for p in self.seats if not p.is_computer)
+        if self.kind == "private" and self.status == "lobby":
+            return len(self.seats) == 1  # a duel against the computer, or soon a friend
+        if self.kind == "group":
+            return humans <= 1 and len(self.seats) > humans  # one person and computers
+        return humans <= 1
 
     @property
     def humans(self) -> list[int]:

@@ -8,6 +8,7 @@ its seed and move log.
 
 from storage.open import open_store
 from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion, Store
+from storage.ratings import OVERALL, RatedMatch, Rating, RatingChange, RatingRow, rated_match
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -18,10 +19,12 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
-from storage.replay import replay
+from storage.replay import TAKE_BACK, in_effect, replay
 from storage.url import parse_database_url
 
 __all__ = [
+    "OVERALL",
+    "TAKE_BACK",
     "ChatBusy",
     "DatabaseUnusable",
     "InviteRecord",
@@ -29,13 +32,19 @@ __all__ = [
     "InviteUsed",
     "MessageRef",
     "MoveRecord",
+    "RatedMatch",
+    "Rating",
+    "RatingChange",
+    "RatingRow",
     "ResultRecord",
     "SeatRecord",
     "SessionRecord",
     "StaleVersion",
     "Store",
     "TallyRow",
+    "in_effect",
     "open_store",
     "parse_database_url",
+    "rated_match",
     "replay",
 ]

@@ -129,4 +129,49 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN stands_in_for INTEGER;
     """,
+    # 5 (#19): skill ratings per game, per group chat and overall (scope 0), and what
+    # each finished match did to them; both written with the match's results, and
+    # rebuilt from the results by ``python -m storage.rerate`` in the order they were
+    # rated (results.seq).
+    """
+    ALTER TABLE results ADD COLUMN seq INTEGER;
+    CREATE INDEX results_seq ON results (seq);
+    CREATE TABLE ratings (
+        scope    INTEGER NOT NULL,
+        game     TEXT NOT NULL,
+        user_id  INTEGER NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        played   INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        PRIMARY KEY (scope, game, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_user ON ratings (user_id, scope);
+    CREATE TABLE rating_changes (
+        session        INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        scope          INTEGER NOT NULL,
+        user_id        INTEGER NOT NULL,
+        game           TEXT NOT NULL,
+        mu_before      REAL NOT NULL,
+        sigma_before   REAL NOT NULL,
+        played_before  INTEGER NOT NULL,
+        wins_before    INTEGER NOT NULL,
+        mu             REAL NOT NULL,
+        sigma          REAL NOT NULL,
+        played         INTEGER NOT NULL,
+        wins           INTEGER NOT NULL,
+        PRIMARY KEY (session, scope, user_id)
+    ) WITHOUT ROWID;
+    """,
+    # 6 (#19): the table's Hints setting (NULL: the default), and how many hints
+    # each seat asked for (counted without a new session version: a hint moves nothing).
+    """
+    ALTER TABLE sessions ADD COLUMN hints INTEGER;
+    CREATE TABLE hint_uses (
+        session  INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        used     INTEGER NOT NULL,
+        PRIMARY KEY (session, seat)
+    ) WITHOUT ROWID;
+    """,
 ]

@@ -133,4 +133,48 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN stands_in_for BIGINT;
     """,
+    # 3 (#19): skill ratings per game, per group chat and overall (scope 0), and what
+    # each finished match did to them (SQLite's migration 5); results.seq is the order
+    # matches were rated in, taken from rating_seq once the players' rows are locked.
+    """
+    ALTER TABLE results ADD COLUMN seq BIGINT;
+    CREATE SEQUENCE rating_seq;
+    CREATE TABLE ratings (
+        scope    BIGINT NOT NULL,
+        game     TEXT NOT NULL,
+        user_id  BIGINT NOT NULL,
+        mu       DOUBLE PRECISION NOT NULL,
+        sigma    DOUBLE PRECISION NOT NULL,
+        played   INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        PRIMARY KEY (scope, game, user_id)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id, scope);
+    CREATE TABLE rating_changes (
+        session        BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        scope          BIGINT NOT NULL,
+        user_id        BIGINT NOT NULL,
+        game           TEXT NOT NULL,
+        mu_before      DOUBLE PRECISION NOT NULL,
+        sigma_before   DOUBLE PRECISION NOT NULL,
+        played_before  INTEGER NOT NULL,
+        wins_before    INTEGER NOT NULL,
+        mu             DOUBLE PRECISION NOT NULL,
+        sigma          DOUBLE PRECISION NOT NULL,
+        played         INTEGER NOT NULL,
+        wins           INTEGER NOT NULL,
+        PRIMARY KEY (session, scope, user_id)
+    );
+    """,
+    # 4 (#19): the table's Hints setting and the hints each seat asked for
+    # (SQLite's migration 6).
+    """
+    ALTER TABLE sessions ADD COLUMN hints BOOLEAN;
+    CREATE TABLE hint_uses (
+        session  BIGINT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        used     INTEGER NOT NULL,
+        PRIMARY KEY (session, seat)
+    );
+    """,
 ]

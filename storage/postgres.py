@@ -22,6 +22,15 @@ import orjson
 
 from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion
+from storage.ratings import (
+    RatedMatch,
+    Rating,
+    RatingChange,
+    RatingRow,
+    rate,
+    rated_match,
+    replay_ratings,
+)
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -54,7 +63,7 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal"
+    " deadline, result, created, updated, due, last_deal, hints"
 )
 _SELECT_SESSION = (
     "SELECT s.*, COALESCE((SELECT jsonb_agg("
@@ -73,6 +82,18 @@ _TALLY_ORDER = (
     " ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
 )
 _SCOPES = {"user": "users", "chat": "chats"}
+#: every rating of a scope with its rank among the game's players there
+_RANKED = (
+    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
+    " RANK() OVER (PARTITION BY r.game ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
+    " COUNT(*) OVER (PARTITION BY r.game) AS of"
+    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id WHERE r.scope = $1"
+)
+_RANKED_ORDER = " ORDER BY game, rank, played DESC, user_id"
+_CHANGE_COLUMNS = (
+    "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
+    " mu, sigma, played, wins"
+)
 
 
 def _dump_json(value: Any) -> str:
@@ -171,7 +192,8 @@ class PostgresStore:
             try:
                 session_id: int = await tx.fetchval(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES"
-                    " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
+                    " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,"
+                    " $18)"
                     " RETURNING id",
                     *_session_values(record),
                 )
@@ -196,6 +218,7 @@ class PostgresStore:
         results: Sequence[ResultRecord] = (),
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
+        rated: RatedMatch | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one
         transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
@@ -204,7 +227,7 @@ class PostgresStore:
                 "UPDATE sessions SET chat_id = $1, kind = $2, game = $3, status = $4,"
                 " creator = $5, options = $6, timer = $7, seed = $8, version = $9, moves = $10,"
                 " state = $11, deadline = $12, result = $13, created = $14, updated = $15,"
-                " due = $16, last_deal = $17 WHERE id = $18 AND version = $19",
+                " due = $16, last_deal = $17, hints = $18 WHERE id = $19 AND version = $20",
                 *_session_values(record),
                 record.id,
                 based_on,
@@ -247,6 +270,8 @@ class PostgresStore:
                     record.id,
                     list(wanted),
                 )
+            if rated is not None:
+                await _rate(tx, rated)
 
     async def load_session(self, session_id: int) -> SessionRecord | None:
         """The stored session with its seats (one statement: one snapshot), or None."""
@@ -364,6 +389,71 @@ class PostgresStore:
         return _tally_rows(
             await self.pool.fetch(_TALLY + " WHERE r.user_id = $1" + _TALLY_ORDER, user_id)
         )
+
+    # ------------------------------------------------------------ ratings
+
+    async def rating_changes(self, session_id: int) -> list[RatingChange]:
+        """What the finished match did to its humans' ratings."""
+        rows = await self.pool.fetch(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE session = $1"
+            " ORDER BY scope, user_id",
+            session_id,
+        )
+        return [_change(tuple(row)) for row in rows]
+
+    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
+        """The ratings of ``scope``, per game best first, with ranks."""
+        if game is None:
+            rows = await self.pool.fetch(_RANKED + _RANKED_ORDER, scope)
+        else:
+            rows = await self.pool.fetch(_RANKED + " AND r.game = $2" + _RANKED_ORDER, scope, game)
+        return [_rating_row(row) for row in rows]
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's ratings in ``scope`` with their ranks."""
+        rows = await self.pool.fetch(
+            f"SELECT * FROM ({_RANKED}) AS ranked WHERE user_id = $2{_RANKED_ORDER}",
+            scope,
+            user_id,
+        )
+        return [_rating_row(row) for row in rows]
+
+    async def rerate(self) -> int:
+        """Recompute every rating from the stored results, in one transaction (the
+        rating tables locked against matches finishing meanwhile)."""
+        async with self.pool.acquire() as tx, tx.transaction():
+            await tx.execute("LOCK TABLE ratings, rating_changes IN EXCLUSIVE MODE")
+            matches = await _stored_matches(tx)
+            ratings, changes = replay_ratings(matches)
+            await tx.execute("DELETE FROM rating_changes")
+            await tx.execute("DELETE FROM ratings")
+            await tx.executemany(
+                "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [(*key, r.mu, r.sigma, r.played, r.wins) for key, r in ratings.items()],
+            )
+            await _insert_changes(tx, changes)
+        return len(matches)
+
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count a hint for ``seat``; how many it has had now."""
+        used: int = await self.pool.fetchval(
+            "INSERT INTO hint_uses (session, seat, used) VALUES ($1, $2, 1)"
+            " ON CONFLICT (session, seat) DO UPDATE SET used = hint_uses.used + 1"
+            " RETURNING used",
+            session_id,
+            seat,
+        )
+        return used
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """The hints each seat has had (seats without any left out)."""
+        rows = await self.pool.fetch(
+            "SELECT seat, used FROM hint_uses WHERE session = $1 ORDER BY seat", session_id
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
 
     # ------------------------------------------------------------ messages
 
@@ -501,6 +591,10 @@ class PostgresStore:
                 "SELECT setval(pg_get_serial_sequence('sessions', 'id'),"
                 " COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM sessions"
             )
+            await tx.execute(
+                "SELECT setval('rating_seq', COALESCE(MAX(seq), 1), MAX(seq) IS NOT NULL)"
+                " FROM results"
+            )
         return counts
 
     # ------------------------------------------------------------ helpers
@@ -542,6 +636,7 @@ def _session_values(record: SessionRecord) -> tuple[Any, ...]:
         float(record.updated or record.created),
         _float(record.due),
         record.last_deal,
+        record.hints,
     )
 
 
@@ -595,6 +690,93 @@ def _session_record(row: asyncpg.Record) -> SessionRecord:
         due=row["due"],
         last_deal=row["last_deal"],
         updated=row["updated"],
+        hints=row["hints"],
+    )
+
+
+async def _rate(tx: Tx, match: RatedMatch) -> None:
+    """Update the humans' ratings of every scope of ``match`` (inside the transaction).
+
+    The rows are created if missing, then locked in key order (FOR UPDATE), so
+    two workers finishing matches of the same player apply them one after the other.
+    """
+    humans = sorted(match.humans)
+    changes: list[RatingChange] = []
+    for scope in sorted(match.scopes):
+        await tx.executemany(
+            "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
+            " VALUES ($1, $2, $3, $4, $5, 0, 0) ON CONFLICT DO NOTHING",
+            [(scope, match.game, user, Rating().mu, Rating().sigma) for user in humans],
+        )
+        rows = await tx.fetch(
+            "SELECT user_id, mu, sigma, played, wins FROM ratings"
+            " WHERE scope = $1 AND game = $2 AND user_id = ANY($3::bigint[])"
+            " ORDER BY user_id FOR UPDATE",
+            scope, match.game, humans,
+        )
+        current = {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
+        changes += rate(match, scope, current)
+    await tx.executemany(
+        "UPDATE ratings SET mu = $4, sigma = $5, played = $6, wins = $7"
+        " WHERE scope = $1 AND game = $2 AND user_id = $3",
+        [(c.scope, c.game, c.user_id, c.after.mu, c.after.sigma, c.after.played, c.after.wins)
+         for c in changes],
+    )
+    await _insert_changes(tx, changes)
+    # taken after the locks: matches sharing a player are numbered in the order
+    # they were rated, so rerate (by seq) applies them in that order too
+    await tx.execute(
+        "UPDATE results SET seq = nextval('rating_seq') WHERE session = $1", match.session
+    )
+
+
+async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
+    marks = ", ".join(f"${n}" for n in range(1, 13))
+    await tx.executemany(
+        f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({marks})",
+        [(c.session, c.scope, c.user_id, c.game, c.before.mu, c.before.sigma, c.before.played,
+          c.before.wins, c.after.mu, c.after.sigma, c.after.played, c.after.wins)
+         for c in changes],
+    )
+
+
+async def _stored_matches(tx: Tx) -> list[RatedMatch]:
+    """Every match with results in the order they were rated (results.seq; rows from
+    before ratings by their time, then id), as rated live."""
+    sessions = await tx.fetch(
+        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " GROUP BY s.id ORDER BY seq, at, s.id"
+    )
+    seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    for row in await tx.fetch(
+        "SELECT session, user_id, level FROM seats"
+        " WHERE session IN (SELECT session FROM results) ORDER BY session, seat"
+    ):
+        seats.setdefault(row[0], []).append((row[1], row[2]))
+    rated: dict[int, list[int]] = {}
+    for row in await tx.fetch("SELECT session, user_id FROM results"):
+        rated.setdefault(row[0], []).append(row[1])
+    matches = []
+    for row in sessions:
+        match = rated_match(row[0], row[1], row[2], row[3], row[4],
+                            seats.get(row[0], []), rated.get(row[0], []))
+        if match is not None:
+            matches.append(match)
+    return matches
+
+
+def _change(row: tuple[Any, ...]) -> RatingChange:
+    return RatingChange(
+        row[0], row[1], row[2], row[3], Rating(row[4], row[5], row[6], row[7]),
+        Rating(row[8], row[9], row[10], row[11]),
+    )
+
+
+def _rating_row(row: asyncpg.Record) -> RatingRow:
+    return RatingRow(
+        row["user_id"], row["name"], row["game"],
+        Rating(row["mu"], row["sigma"], row["played"], row["wins"]), row["rank"], row["of"],
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from storage.ratings import RatedMatch, RatingChange, RatingRow
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -77,6 +78,7 @@ class Store(Protocol):
         results: Sequence[ResultRecord] = (),
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
+        rated: RatedMatch | None = None,
     ) -> None:
         """Store ``record`` over the stored version ``based_on``, in one transaction.
 
@@ -88,7 +90,11 @@ class Store(Protocol):
         - ``invite``: that code is used up by that user — :class:`InviteUsed`
           (nothing written) if it is unknown or already used;
         - ``wanted``: purposes of this session's messages that must now show
-          ``record.version`` (their ``wanted`` is raised to it).
+          ``record.version`` (their ``wanted`` is raised to it);
+        - ``rated``: the finished match to rate (with ``results``): each rated
+          human's rating in each of its scopes is read, updated by
+          :func:`storage.ratings.rate` and written with a rating-change row —
+          serialized with any other match rating the same users.
         """
         ...
 
@@ -154,6 +160,39 @@ class Store(Protocol):
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across every chat."""
+        ...
+
+    # ------------------------------------------------------------ ratings
+
+    async def rating_changes(self, session_id: int) -> list[RatingChange]:
+        """What the finished match ``session_id`` did to its humans' ratings, by scope
+        and seat order of users (empty if it was not rated)."""
+        ...
+
+    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
+        """The ratings of ``scope`` (a group chat's id, or ``ratings.OVERALL``), per game
+        best first (by ``mu − 3·sigma``), each with its rank among the game's players."""
+        ...
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's ratings in ``scope``, one row per game, with their ranks there."""
+        ...
+
+    async def rerate(self) -> int:
+        """Recompute every rating and rating change from the stored results, in the
+        order the matches were rated (results rows keep it), in one transaction; the
+        number of matches rated."""
+        ...
+
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count one hint for ``seat`` of the session (no new session version: a hint
+        changes nothing at the table); the seat's count now."""
+        ...
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """How many hints each seat of the session has had (seats with none left out)."""
         ...
 
     # ------------------------------------------------------------ messages

@@ -46,6 +46,8 @@ class SessionRecord:
     last_deal: dict[str, Any] | None = None
     #: when the session last changed (time.time(); ``created`` if not given)
     updated: float | None = None
+    #: the table's Hints setting (#19): True, False, or None for the default
+    hints: bool | None = None
 
 
 @dataclass(frozen=True)

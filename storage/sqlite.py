@@ -16,6 +16,15 @@ import orjson
 
 from storage.database import Database, Row
 from storage.protocol import ChatBusy, InviteUsed, StaleVersion
+from storage.ratings import (
+    RatedMatch,
+    Rating,
+    RatingChange,
+    RatingRow,
+    rate,
+    rated_match,
+    replay_ratings,
+)
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -43,7 +52,7 @@ def load_json(text: str | bytes | None) -> Any:
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal"
+    " deadline, result, created, updated, due, last_deal, hints"
 )
 _SELECT_MOVES = "SELECT n, seat, action, by_computer, time, version FROM moves"
 _SELECT_INVITE = "SELECT code, session, creator, expires, used_by FROM invites WHERE code = ?"
@@ -64,6 +73,18 @@ _SELECT_SESSION = (
     " FROM sessions AS s WHERE s.id = ?"
 )
 _SCOPES = {"user": "users", "chat": "chats"}
+#: every rating of a scope with its rank among the game's players there
+_RANKED = (
+    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
+    " RANK() OVER (PARTITION BY r.game ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
+    " COUNT(*) OVER (PARTITION BY r.game) AS of"
+    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id WHERE r.scope = ?"
+)
+_RANKED_ORDER = " ORDER BY game, rank, played DESC, user_id"
+_CHANGE_COLUMNS = (
+    "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
+    " mu, sigma, played, wins"
+)
 
 
 class SqliteStore:
@@ -92,9 +113,9 @@ class SqliteStore:
             try:
                 cursor = await tx.execute(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*_session_values(record), record.updated or record.created,
-                     record.due, dump_json(record.last_deal)),
+                     record.due, dump_json(record.last_deal), _flag(record.hints)),
                 )
             except sqlite3.IntegrityError as error:
                 if "sessions.chat_id" in str(error):
@@ -121,6 +142,7 @@ class SqliteStore:
         results: Sequence[ResultRecord] = (),
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
+        rated: RatedMatch | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one
         transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
@@ -129,13 +151,14 @@ class SqliteStore:
             cursor = await tx.execute(
                 "UPDATE sessions SET chat_id = ?, kind = ?, game = ?, status = ?, creator = ?,"
                 " options = ?, timer = ?, seed = ?, version = ?, moves = ?, state = ?,"
-                " deadline = ?, result = ?, created = ?, updated = ?, due = ?, last_deal = ?"
-                " WHERE id = ? AND version = ?",
+                " deadline = ?, result = ?, created = ?, updated = ?, due = ?, last_deal = ?,"
+                " hints = ? WHERE id = ? AND version = ?",
                 (
                     *_session_values(record),
                     record.updated or record.created,
                     record.due,
                     dump_json(record.last_deal),
+                    _flag(record.hints),
                     record.id,
                     based_on,
                 ),
@@ -173,6 +196,8 @@ class SqliteStore:
                     "UPDATE messages SET wanted = MAX(wanted, ?) WHERE session = ? AND purpose = ?",
                     [(record.version, record.id, purpose) for purpose in wanted],
                 )
+            if rated is not None:
+                await _rate(tx, rated)
 
         await self.db.write(work)
 
@@ -285,6 +310,73 @@ class SqliteStore:
             _TALLY + " WHERE r.user_id = ?" + _TALLY_ORDER, (user_id,)
         )
         return _tally_rows(rows)
+
+    # ------------------------------------------------------------ ratings
+
+    async def rating_changes(self, session_id: int) -> list[RatingChange]:
+        """What the finished match did to its humans' ratings."""
+        rows = await self.db.fetchall(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_changes WHERE session = ?"
+            " ORDER BY scope, user_id",
+            (session_id,),
+        )
+        return [_change(tuple(row)) for row in rows]
+
+    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
+        """The ratings of ``scope``, per game best first, with ranks."""
+        sql = _RANKED
+        params: list[Any] = [scope]
+        if game is not None:
+            sql += " AND r.game = ?"
+            params.append(game)
+        return [_rating_row(row) for row in await self.db.fetchall(sql + _RANKED_ORDER, params)]
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's ratings in ``scope`` with their ranks."""
+        rows = await self.db.fetchall(
+            f"SELECT * FROM ({_RANKED}) WHERE user_id = ?{_RANKED_ORDER}", (scope, user_id)
+        )
+        return [_rating_row(row) for row in rows]
+
+    async def rerate(self) -> int:
+        """Recompute every rating from the stored results, in one transaction."""
+
+        async def work(tx: Tx) -> int:
+            matches = await _stored_matches(tx)
+            ratings, changes = replay_ratings(matches)
+            await tx.execute("DELETE FROM rating_changes")
+            await tx.execute("DELETE FROM ratings")
+            await tx.executemany(
+                "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(*key, r.mu, r.sigma, r.played, r.wins) for key, r in ratings.items()],
+            )
+            await _insert_changes(tx, changes)
+            return len(matches)
+
+        return await self.db.write(work)
+
+    # ------------------------------------------------------------ hints
+
+    async def use_hint(self, session_id: int, seat: int) -> int:
+        """Count a hint for ``seat``; how many it has had now."""
+
+        async def work(tx: Tx) -> int:
+            rows = await tx.execute_fetchall(
+                "INSERT INTO hint_uses (session, seat, used) VALUES (?, ?, 1)"
+                " ON CONFLICT (session, seat) DO UPDATE SET used = used + 1 RETURNING used",
+                (session_id, seat),
+            )
+            return int(next(iter(rows))[0])
+
+        return await self.db.write(work)
+
+    async def hint_uses(self, session_id: int) -> dict[int, int]:
+        """The hints each seat has had (seats without any left out)."""
+        rows = await self.db.fetchall(
+            "SELECT seat, used FROM hint_uses WHERE session = ? ORDER BY seat", (session_id,)
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
 
     # ------------------------------------------------------------ messages
 
@@ -471,6 +563,88 @@ async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:
     )
 
 
+async def _rate(tx: Tx, match: RatedMatch) -> None:
+    """Update the humans' ratings of every scope of ``match`` (inside the transaction)."""
+    humans = match.humans
+    marks = ", ".join("?" for _ in humans)
+    changes: list[RatingChange] = []
+    for scope in match.scopes:
+        rows = await tx.execute_fetchall(
+            "SELECT user_id, mu, sigma, played, wins FROM ratings"
+            f" WHERE scope = ? AND game = ? AND user_id IN ({marks})",
+            (scope, match.game, *humans),
+        )
+        current = {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
+        changes += rate(match, scope, current)
+    await tx.executemany(
+        "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, game, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, played = excluded.played,"
+        " wins = excluded.wins",
+        [(c.scope, c.game, c.user_id, c.after.mu, c.after.sigma, c.after.played, c.after.wins)
+         for c in changes],
+    )
+    await _insert_changes(tx, changes)
+    await tx.execute(
+        "UPDATE results SET seq = (SELECT COALESCE(MAX(seq), 0) + 1 FROM results)"
+        " WHERE session = ?",
+        (match.session,),
+    )
+
+
+async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
+    await tx.executemany(
+        f"INSERT INTO rating_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+        [(c.session, c.scope, c.user_id, c.game, c.before.mu, c.before.sigma, c.before.played,
+          c.before.wins, c.after.mu, c.after.sigma, c.after.played, c.after.wins)
+         for c in changes],
+    )
+
+
+async def _stored_matches(tx: Tx) -> list[RatedMatch]:
+    """Every match with results in the order they were rated (results.seq; rows from
+    before ratings by their time, then id), as rated live."""
+    sessions = await tx.execute_fetchall(
+        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " GROUP BY s.id ORDER BY seq, at, s.id"
+    )
+    seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    for row in await tx.execute_fetchall(
+        "SELECT session, user_id, level FROM seats"
+        " WHERE session IN (SELECT session FROM results) ORDER BY session, seat"
+    ):
+        seats.setdefault(row[0], []).append((row[1], row[2]))
+    rated: dict[int, list[int]] = {}
+    for row in await tx.execute_fetchall("SELECT session, user_id FROM results"):
+        rated.setdefault(row[0], []).append(row[1])
+    matches = []
+    for row in sessions:
+        match = rated_match(row[0], row[1], row[2], row[3], load_json(row[4]),
+                            seats.get(row[0], []), rated.get(row[0], []))
+        if match is not None:
+            matches.append(match)
+    return matches
+
+
+def _change(row: tuple[Any, ...]) -> RatingChange:
+    return RatingChange(
+        row[0], row[1], row[2], row[3], Rating(row[4], row[5], row[6], row[7]),
+        Rating(row[8], row[9], row[10], row[11]),
+    )
+
+
+def _rating_row(row: Any) -> RatingRow:
+    return RatingRow(
+        row["user_id"], row["name"], row["game"],
+        Rating(row["mu"], row["sigma"], row["played"], row["wins"]), row["rank"], row["of"],
+    )
+
+
+def _flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
 def _session_record(row: Row) -> SessionRecord:
     return SessionRecord(
         id=row["id"],
@@ -492,6 +666,7 @@ def _session_record(row: Row) -> SessionRecord:
         due=row["due"],
         last_deal=load_json(row["last_deal"]),
         updated=row["updated"],
+        hints=None if row["hints"] is None else bool(row["hints"]),
     )
 
 

@@ -30,9 +30,10 @@ TABLES: tuple[Table, ...] = (
         "sessions",
         ("id", "chat_id", "kind", "game", "status", "creator", "options", "timer", "seed",
          "version", "moves", "state", "deadline", "result", "created", "updated", "due",
-         "last_deal"),
+         "last_deal", "hints"),
         "id",
         json=frozenset({"options", "state", "result", "last_deal"}),
+        flags=frozenset({"hints"}),
     ),
     Table("seats", ("session", "seat", "user_id", "name", "level", "timeouts"), "session, seat"),
     Table(
@@ -48,13 +49,24 @@ TABLES: tuple[Table, ...] = (
     ),
     Table(
         "results",
-        ("session", "user_id", "chat_id", "game", "seat", "won", "points", "time"),
+        ("session", "user_id", "chat_id", "game", "seat", "won", "points", "time", "seq"),
         "session, user_id",
         flags=frozenset({"won"}),
     ),
     Table("users", ("id", "name", "language", "reachable"), "id", flags=frozenset({"reachable"})),
     Table("chats", ("id", "language"), "id"),
     Table("invites", ("code", "session", "creator", "expires", "used_by"), "code"),
+    Table(
+        "ratings", ("scope", "game", "user_id", "mu", "sigma", "played", "wins"),
+        "scope, game, user_id",
+    ),
+    Table(
+        "rating_changes",
+        ("session", "scope", "user_id", "game", "mu_before", "sigma_before", "played_before",
+         "wins_before", "mu", "sigma", "played", "wins"),
+        "session, scope, user_id",
+    ),
+    Table("hint_uses", ("session", "seat", "used"), "session, seat"),
 )
 
 

@@ -195,6 +195,17 @@ class StoredMessage:
         return message
 
 
+@dataclass
+class SentDocument:
+    """A file the bot sent with sendDocument."""
+
+    chat_id: int
+    message_id: int
+    filename: str
+    content: bytes
+    caption: str
+
+
 _JSON_FIELDS = (
     "reply_markup",
     "ephemeral_message_parameters",
@@ -241,6 +252,8 @@ class FakeTelegram:
         self.messages: dict[tuple[int, int], StoredMessage] = {}
         #: ephemeral messages by (chat id, ephemeral_message_id)
         self.ephemerals: dict[tuple[int, int], StoredMessage] = {}
+        #: documents sent (sendDocument), oldest first
+        self.documents: list[SentDocument] = []
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.admins: dict[int, set[int]] = defaultdict(set)
         self.chats: dict[int, FakeChat] = {}
@@ -723,6 +736,23 @@ class FakeTelegram:
             return stored.as_dict(self.bot_user, chat, receiver.as_dict() if receiver else None)
         stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), text, markup)
         self.messages[(chat_id, stored.message_id)] = stored
+        return stored.as_dict(self.bot_user, self._chat(chat_id).as_dict())
+
+    def _api_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat_id = int(params["chat_id"])
+        if chat_id > 0 and chat_id not in self.started:
+            raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        upload = params.get("document")
+        if not hasattr(upload, "file"):
+            raise _ApiError(400, "Bad Request: there is no document in the request")
+        caption = str(params.get("caption", ""))
+        if len(caption) > 1024:
+            raise _ApiError(400, "Bad Request: message caption is too long")
+        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), caption, None)
+        self.messages[(chat_id, stored.message_id)] = stored
+        self.documents.append(
+            SentDocument(chat_id, stored.message_id, upload.filename, upload.file.read(), caption)
+        )
         return stored.as_dict(self.bot_user, self._chat(chat_id).as_dict())
 
     def _edit(self, params: dict[str, Any], text: str | None) -> Any:

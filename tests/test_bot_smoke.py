@@ -18,5 +18,6 @@ async def test_new_lobby(harness: Harness) -> None:
         "sets:1",
         "start:1",
         "cancel:1",
+        "hints:1:on",  # hints are off at a group table until the creator turns them on
     ]
     assert fake.calls_of("getMe") and fake.calls_of("setMyCommands")

@@ -1,4 +1,4 @@
-"""The tally and the rules: /score, /stats, /rules, and the "Show score" button."""
+"""The tally and the rules: /score, /rules, and the "Show score" button (/stats: ratings)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from bot.handlers.common import (
     args_of,
     button,
     chat_lang,
-    current_user,
     is_private,
 )
 from bot.handlers.lobby import find_game
@@ -58,16 +57,6 @@ async def on_score(kol: Koloda, update: Update, press: Score) -> str | None:
     return None
 
 
-async def cmd_stats(update: Update, context: KolodaContext) -> None:
-    """/stats: my record per game, across chats."""
-    kol = context.koloda
-    lang = await chat_lang(kol, update)
-    chat = update.effective_chat
-    assert chat is not None
-    rows = await kol.manager.user_stats(current_user(update).id)
-    kol.delivery.send(chat.id, render_tally(t(lang, "stats-title"), rows, lang, "game"))
-
-
 def rules_screen(game_id: str, session: Session | None, lang: str) -> Screen:
     """The rules of a game, with the table's options if ``session`` is a table of it."""
     game = REGISTRY[game_id]
@@ -111,7 +100,6 @@ async def on_rules(kol: Koloda, update: Update, press: Rules) -> str | None:
 
 HANDLERS: list[Handler] = [
     CommandHandler("score", cmd_score),
-    CommandHandler("stats", cmd_stats),
     CommandHandler("rules", cmd_rules),
     button(Score, on_score),
     button(Rules, on_rules),

@@ -49,9 +49,11 @@ def render_result(
     lang: str,
     cancelled: bool = False,
     lowest_wins: bool = False,
+    notes: Sequence[str] = (),
 ) -> Screen:
     """Final scores best first (the lowest first where ``lowest_wins``), the winners,
-    and "Play again" / "Show score"."""
+    the ``notes`` (rating changes from :func:`bot.render.ratings.rating_change_lines`,
+    hints used), and "Play again" / "Show score"."""
     title = "result-cancelled" if cancelled else "result-title"
     lines = [t(lang, title, game=esc(game_name(game_id, lang))), ""]
     scores = list(result.get("scores") or [])  # none: cancelled before the deal
@@ -66,6 +68,8 @@ def render_result(
         names = ", ".join(seat_name(seats[s], lang) for s in sorted(winners))
         lines += ["", t(lang, "result-winners", names=names, n=len(winners))]
         lines.append(t(lang, "result-tally"))
+    if notes and not cancelled:
+        lines += ["", *notes]
     if cancelled:
         return screen("\n".join(lines))
     again = Button(t(lang, "button-again"), Again(session).pack())

@@ -184,7 +184,9 @@ help =
     /hand — show your hand
     /table — post the table message again
     /score [game] — this chat's score
-    /stats — your own games
+    /stats — your own games and ratings
+    /top [game] — the leaderboard (this chat; all chats in private)
+    /history — the last finished matches here, with their records
     /rules [game] — the rules
     /settings — table settings and language
     /lang — language
@@ -362,3 +364,52 @@ type-value-bad = “{ $value }” won't do. { $option }: a whole number from { $
 seat-stood-in = 🤖 A computer plays your seat at the { $game } table. Take it back whenever you like.
 timer-minutes = { $n } min
 option-timer-minutes = Turn timer in minutes
+
+# --- #19
+result-ratings = 📈 Ratings:
+result-rating = { $name } { $before } → { $after }
+top-title-chat = 🏆 Leaderboard in this chat
+top-title-chat-game = 🏆 Leaderboard in this chat: { $game }
+top-title-overall = 🏆 Leaderboard of all chats
+top-title-overall-game = 🏆 Leaderboard of all chats: { $game }
+top-empty = No rated games yet.
+top-row = { $place }. { $name } — { $rating } · { $played ->
+        [one] { $played } match
+       *[other] { $played } matches
+    } · { $wins ->
+        [one] { $wins } win
+       *[other] { $wins } wins
+    }
+stats-ratings = 📈 <b>Ratings</b> (all chats):
+stats-rating-row = { $game } — { $rating }, #{ $rank } of { $of }
+cmd-top = Leaderboard
+button-deal = 📜 Deal
+button-match-record = 📄 Match record
+record-deal-title = 📜 Deal { $n } — { $game }
+record-dealer = Dealer: { $name }
+record-starter = Turned up: { $card }
+record-hands = Hands as dealt:
+record-play = Play:
+record-trick = { $n }. { $plays } → { $winner }
+record-showdown = Showdown: { $hands }
+record-void = The deal is void.
+record-points = Points: { $points }
+record-match-title = Koloda — { $game }, { $date }
+record-final = Final scores:
+record-caption = 📄 { $game }: the whole match, deal by deal
+history-title = 📜 The last finished matches in this chat:
+history-row = { $n }. { $game } · { $date } · 🏆 { $winners }
+history-empty = No finished matches in this chat yet.
+refusal-deal_not_finished = That deal is not finished yet.
+cmd-history = Finished matches
+button-hint = 💡 Hint
+button-hints-on = 💡 Hints: on
+button-hints-off = 💡 Hints: off
+hint-card = 💡 The computer would play { $move }
+hint-action = 💡 The computer would choose: { $move }
+result-hints = 💡 Hints used: { $used }
+refusal-hints_off = Hints are off at this table.
+button-take-back = ↩️ Take back
+refusal-takeback_off = Take-backs are only for games against the computer.
+refusal-nothing_to_take_back = There is no move of yours to take back in this deal.
+hint-failed = 💡 No hint this time — please try again.

@@ -189,7 +189,9 @@ help =
     /hand — показать ваши карты
     /table — показать стол заново
     /score [игра] — счёт этого чата
-    /stats — ваши игры
+    /stats — ваши игры и рейтинг
+    /top [игра] — рейтинг игроков (этого чата; в личном чате — всех)
+    /history — последние законченные партии здесь и их записи
     /rules [игра] — правила
     /settings — настройки стола и язык
     /lang — язык
@@ -367,3 +369,54 @@ type-value-bad = «{ $value }» не подходит. { $option }: нужно �
 seat-stood-in = 🤖 За вас за столом ({ $game }) играет компьютер. Вернуться можно в любой момент.
 timer-minutes = { $n } мин
 option-timer-minutes = Время на ход в минутах
+
+# --- #19
+result-ratings = 📈 Рейтинг:
+result-rating = { $name } { $before } → { $after }
+top-title-chat = 🏆 Рейтинг этого чата
+top-title-chat-game = 🏆 Рейтинг этого чата: { $game }
+top-title-overall = 🏆 Рейтинг по всем чатам
+top-title-overall-game = 🏆 Рейтинг по всем чатам: { $game }
+top-empty = Рейтинговых игр пока нет.
+top-row = { $place }. { $name } — { $rating } · { $played ->
+        [one] { $played } матч
+        [few] { $played } матча
+       *[many] { $played } матчей
+    } · { $wins ->
+        [one] { $wins } победа
+        [few] { $wins } победы
+       *[many] { $wins } побед
+    }
+stats-ratings = 📈 <b>Рейтинг</b> (все чаты):
+stats-rating-row = { $game } — { $rating }, { $rank }-е место из { $of }
+cmd-top = Рейтинг
+button-deal = 📜 Сдача
+button-match-record = 📄 Запись партии
+record-deal-title = 📜 Сдача { $n } — { $game }
+record-dealer = Сдавал: { $name }
+record-starter = Открыта карта: { $card }
+record-hands = Карты при сдаче:
+record-play = Ход игры:
+record-trick = { $n }. { $plays } → { $winner }
+record-showdown = Вскрытие: { $hands }
+record-void = Сдача не состоялась.
+record-points = Очки: { $points }
+record-match-title = Колода — { $game }, { $date }
+record-final = Итоговый счёт:
+record-caption = 📄 { $game }: вся партия, сдача за сдачей
+history-title = 📜 Последние законченные партии в этом чате:
+history-row = { $n }. { $game } · { $date } · 🏆 { $winners }
+history-empty = В этом чате ещё нет законченных партий.
+refusal-deal_not_finished = Эта сдача ещё не закончена.
+cmd-history = Законченные партии
+button-hint = 💡 Подсказка
+button-hints-on = 💡 Подсказки: вкл.
+button-hints-off = 💡 Подсказки: выкл.
+hint-card = 💡 Компьютер сыграл бы { $move }
+hint-action = 💡 Компьютер выбрал бы: { $move }
+result-hints = 💡 Подсказок взято: { $used }
+refusal-hints_off = За этим столом подсказки выключены.
+button-take-back = ↩️ Вернуть ход
+refusal-takeback_off = Ходы можно возвращать только в игре с компьютером.
+refusal-nothing_to_take_back = В этой сдаче нет вашего хода, который можно вернуть.
+hint-failed = 💡 Подсказки сейчас нет — попробуйте ещё раз.

@@ -1,0 +1,51 @@
+"""Ratings: /top (a chat's leaderboard, or the overall one in private) and /stats."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import CommandHandler
+
+from bot.context import KolodaContext
+from bot.handlers.common import Handler, args_of, chat_lang, current_user, is_private
+from bot.handlers.lobby import find_game
+from bot.i18n import t
+from bot.render.common import screen
+from bot.render.ratings import rating_lines, render_top
+from bot.render.result import render_game_menu, render_tally
+from games import REGISTRY
+from sessions import OVERALL
+
+
+async def cmd_top(update: Update, context: KolodaContext) -> None:
+    """/top [game]: in a group its leaderboard, in a private chat the overall one."""
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
+    chat = update.effective_chat
+    assert chat is not None
+    args = args_of(context)
+    game_id = find_game(" ".join(args)) if args else None
+    if args and game_id is None:
+        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        return
+    scope = OVERALL if is_private(update) else chat.id
+    rows = await kol.manager.leaderboard(scope, game_id)
+    kol.delivery.send(chat.id, render_top(rows, scope, game_id, lang))
+
+
+async def cmd_stats(update: Update, context: KolodaContext) -> None:
+    """/stats: my record per game across chats, and my overall rating and rank in each."""
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
+    chat = update.effective_chat
+    assert chat is not None
+    user = current_user(update)
+    record = await kol.manager.user_stats(user.id)
+    tally = render_tally(t(lang, "stats-title"), record, lang, "game")
+    ratings = rating_lines(await kol.manager.user_ratings(user.id, OVERALL), lang)
+    kol.delivery.send(chat.id, screen("\n".join([tally.text, *ratings])))
+
+
+HANDLERS: list[Handler] = [
+    CommandHandler("top", cmd_top),
+    CommandHandler("stats", cmd_stats),
+]

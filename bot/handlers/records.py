@@ -1,0 +1,95 @@
+"""Records: 📜 Deal (a finished deal as played), 📄 Match record (a document), /history.
+
+Both are rebuilt from the stored seed and move log (``SessionManager.deal_records``),
+so they work for any finished match, also after a restart, and show only
+finished deals.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import CommandHandler
+
+from bot.callback import DealButton, MatchRecordButton
+from bot.context import Koloda, KolodaContext
+from bot.handlers.common import Handler, button, chat_lang, current_user, user_lang
+from bot.i18n import t
+from bot.render.common import esc, game_name, seat_name
+from bot.render.record import match_record, record_filename, render_deal, render_history
+from sessions import Refusal
+
+log = logging.getLogger(__name__)
+
+#: Matches /history lists.
+HISTORY = 10
+
+
+async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
+    """📜 Deal: the finished deal's record — ephemeral in a group (only the presser
+    sees it), a message in a private chat."""
+    query, user, chat = update.callback_query, current_user(update), update.effective_chat
+    assert query is not None
+    if not press.deal.isdigit():
+        raise Refusal("deal_not_finished")
+    session, records = await kol.manager.deal_records(press.session)
+    deal_no = int(press.deal)
+    if deal_no >= len(records):
+        raise Refusal("deal_not_finished")
+    lang = await user_lang(kol, user)
+    shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
+    if chat is not None and chat.id < 0:
+        try:
+            await kol.delivery.post_ephemeral(chat.id, user.id, shown, query.id)
+            return None
+        except (BadRequest, NetworkError) as error:
+            log.warning("ephemeral deal record not sent (%s); using the private chat", error)
+    kol.delivery.send(user.id, shown)
+    return None
+
+
+async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton) -> str | None:
+    """📄 Match record: ``koloda-<game>-<date>.txt`` with every deal and the final
+    scores, in the chat's language, sent where the button was pressed."""
+    chat = update.effective_chat
+    session, records = await kol.manager.deal_records(press.session)
+    if session.status != "finished" or session.result is None:
+        raise Refusal("not_finished")
+    chat_id = chat.id if chat is not None else current_user(update).id
+    lang = await chat_lang(kol, update)
+    text = match_record(
+        session.game_id, records, session.seats, session.result, session.created_at, lang
+    )
+    caption = t(lang, "record-caption", game=esc(game_name(session.game_id, lang)))
+    kol.delivery.send_document(
+        chat_id, record_filename(session.game_id, session.created_at), text.encode(), caption
+    )
+    return None
+
+
+async def cmd_history(update: Update, context: KolodaContext) -> None:
+    """/history: this chat's last ten finished matches, a record button for each."""
+    kol = context.koloda
+    lang = await chat_lang(kol, update)
+    chat = update.effective_chat
+    assert chat is not None
+    found = await kol.manager.finished_in_chat(chat.id, HISTORY)
+    matches = [
+        (
+            s.id,
+            s.game_id,
+            s.created_at,
+            [seat_name(s.seats[w], lang) for w in (s.result or {}).get("winners", [])],
+        )
+        for s in found
+    ]
+    kol.delivery.send(chat.id, render_history(matches, lang))
+
+
+HANDLERS: list[Handler] = [
+    CommandHandler("history", cmd_history),
+    button(DealButton, on_deal),
+    button(MatchRecordButton, on_match_record),
+]

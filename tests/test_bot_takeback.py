@@ -1,0 +1,54 @@
+"""↩️ Take back through the bot (#19): against the computer only, in both languages."""
+
+from __future__ import annotations
+
+from tests.fakeapi.harness import Harness
+from tests.test_bot_duel import moves
+from tests.test_bot_group_flows import mover, open_table, pop_up
+from tests.test_bot_records import labels
+
+
+async def test_taking_back_a_move_against_the_computer(harness: Harness) -> None:
+    fake = harness.fake
+    for lang, name, label in (("en", "Vera", "↩️ Take back"), ("ru", "Вера", "↩️ Вернуть ход")):
+        user = fake.user(name, lang)
+        await harness.command(user, fake.private(user).id, "/new eleven")
+        lobby = fake.last_message(user.id)
+        assert lobby is not None
+        sid = int(session_of(lobby))
+        await harness.press(user, lobby, f"vs:{sid}")
+        await harness.press(user, lobby, f"comp:{sid}:easy")
+        await harness.settle()
+        before = moves(lobby)  # her turn (the computer has led, if it was its lead)
+        table_before = lobby.text
+        assert before
+        await harness.press(user, lobby, before[0])
+        await harness.settle()
+        assert label in labels(lobby)
+        await harness.press(user, lobby, label)
+        await harness.settle()
+        after = moves(lobby)
+        # the same cards to play as before her move (a new version in the buttons)
+        assert [d.split(":", 2)[2] for d in after] == [d.split(":", 2)[2] for d in before]
+        assert lobby.text == table_before
+        log = await harness.kol.manager.replay_log(sid)
+        assert log[-1].action.startswith("takeback:")
+
+
+def session_of(lobby: object) -> str:
+    """The session id named by the lobby's buttons."""
+    for button in lobby.buttons():  # type: ignore[attr-defined]
+        data = button.get("callback_data") or ""
+        if data.startswith("vs:"):
+            return data.split(":")[1]
+    raise AssertionError("no duel lobby")
+
+
+async def test_no_take_back_at_a_table_of_two_people(harness: Harness) -> None:
+    table = await open_table(harness)
+    first, _, _ = await mover(harness, table)
+    hand = harness.fake.last_message(first.id, containing="🃏")
+    assert hand is not None and "↩️ Take back" not in labels(hand)
+    text = await pop_up(harness, first, harness.fake.private(first), hand.message_id,
+                        f"undo:{table.session_id}")
+    assert text == "Take-backs are only for games against the computer."
