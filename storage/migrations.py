@@ -129,4 +129,13 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN stands_in_for INTEGER;
     """,
+    # 5: the flood budget shared by every worker (PostgreSQL's migration 3; kept
+    # here so both backends have one schema): per chat, and key 0 for the whole
+    # bot, the time its next send or edit may go.
+    """
+    CREATE TABLE send_slots (
+        key   INTEGER PRIMARY KEY,
+        next  REAL NOT NULL
+    );
+    """,
 ]
