@@ -22,6 +22,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
+from bot import webhook
 from bot.config import Settings
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import COALESCE, Delivery
@@ -80,7 +81,7 @@ def build_application(
         get_updates_request=HTTPXRequest(connection_pool_size=2, read_timeout=30.0),
         rate_limiter=FloodLimiter(limits),
     )
-    app: KolodaApp = (
+    builder = (
         ApplicationBuilder()
         .application_class(KolodaApplication)
         .bot(bot)
@@ -89,8 +90,10 @@ def build_application(
         .post_init(startup)
         .post_stop(deliver_pending)
         .post_shutdown(shutdown)
-        .build()
     )
+    if settings.webhook_url is not None:
+        builder = builder.updater(None)  # bot.webhook's server receives the updates
+    app: KolodaApp = builder.build()
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.coalesce = coalesce
@@ -106,7 +109,9 @@ async def startup(app: KolodaApp) -> None:
     settings, computer = app.bot_data.settings, app.bot_data.computer
     assert settings is not None and computer is not None
     try:
-        manager = await SessionManager.open(settings.database_url, computer)
+        manager = await SessionManager.open(
+            settings.database_url, computer, shared=settings.shared, lease=settings.lease_seconds
+        )
     except (ValueError, OSError, sqlite3.Error, DatabaseUnusable) as error:
         raise DatabaseUnavailable(
             f"cannot open DATABASE_URL {settings.database_url}: {error}"
@@ -116,7 +121,11 @@ async def startup(app: KolodaApp) -> None:
     ledger = SessionLedger(messages, prefs)
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
-    delivery = Delivery(app.bot, limiter, ledger, coalesce=app.bot_data.coalesce)
+    if settings.shared:  # Telegram's budget is per token: every worker paces through one
+        limiter.share(manager.store.reserve_send)
+    delivery = Delivery(
+        app.bot, limiter, ledger, coalesce=app.bot_data.coalesce, shared=settings.shared
+    )
     presenter = Presenter(delivery, prefs, app.bot.username)
     kol = Koloda(manager, prefs, messages, delivery, presenter)
     ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
@@ -165,12 +174,15 @@ async def register_commands(app: KolodaApp) -> None:
 
 
 def run(settings: Settings, computer: Computer) -> None:
-    """Start polling until interrupted."""
+    """Serve until interrupted: long polling, or webhook mode with ``WEBHOOK_URL`` set."""
     app = build_application(settings, computer)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
+        if settings.webhook_url is not None:
+            loop.run_until_complete(webhook.serve(app, settings))
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
     finally:
         # a failed start-up skips PTB's shutdown: close the HTTP clients ourselves
         loop.run_until_complete(app.bot.shutdown())

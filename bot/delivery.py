@@ -68,6 +68,11 @@ class Ledger(Protocol):
         """The slot's message now shows ``version``."""
         ...
 
+    async def shown_version(self, session_id: int, purpose: str) -> int | None:
+        """The version the slot's message shows as stored (another worker may have
+        drawn a newer one), or None if it has no stored message."""
+        ...
+
     async def unreachable(self, user_id: int) -> None:
         """The user's private chat refused us (403)."""
         ...
@@ -108,11 +113,15 @@ class Delivery:
         ledger: Ledger,
         *,
         coalesce: float = COALESCE,
+        shared: bool = False,
     ) -> None:
         self.bot = bot
         self.limiter = limiter
         self.ledger = ledger
         self.coalesce = coalesce
+        #: other workers deliver the same messages: check the stored shown version
+        #: just before each edit, so an older screen never replaces a newer one
+        self.shared = shared
         self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
         self._sends: set[asyncio.Task[Any]] = set()
 
@@ -269,6 +278,8 @@ class Delivery:
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:
                     return
+                if await self._newer_shown(slot, version):
+                    continue
                 if not await self._deliver(slot, screen, version):
                     return
         except Exception as error:
@@ -315,6 +326,18 @@ class Delivery:
             # ephemeral hands live only here: they are never forgotten while shown
             if idle and slot.pending is None and slot.ephemeral_for is None:
                 del self._slots[key]
+
+    async def _newer_shown(self, slot: _Slot, version: int) -> bool:
+        """With several workers: True if another one already drew ``version`` or a newer
+        one into the slot's message (this screen is not sent)."""
+        if not self.shared or not slot.stored or slot.message_id is None or slot.repost:
+            return False
+        shown = await self.ledger.shown_version(slot.session_id, slot.purpose)
+        if shown is None or shown < version:
+            return False
+        log.debug("%s/%s shows %s already; %s not sent", slot.session_id, slot.purpose,
+                  shown, version)
+        return True
 
     async def _shown(self, slot: _Slot, version: int) -> None:
         if slot.stored and slot.message_id is not None:

@@ -38,6 +38,13 @@ class SessionLedger:
         """Record the version a message now shows."""
         await self._messages.shown(session_id, purpose, version)
 
+    async def shown_version(self, session_id: int, purpose: str) -> int | None:
+        """The stored version the message of ``purpose`` shows, if it has one."""
+        for ref in await self._messages.of(session_id):
+            if ref.purpose == purpose:
+                return ref.shown
+        return None
+
     async def unreachable(self, user_id: int) -> None:
         """Mark a user's private chat closed to the bot."""
         await self._prefs.set_reachable(user_id, False)

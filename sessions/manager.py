@@ -62,7 +62,8 @@ class SessionManager:
     ``shared``: other processes write the same store (several workers), so a
     cached session is checked against the stored version before it is used,
     and due background work left by a dead worker is picked up by
-    :meth:`run_due_work`.
+    :meth:`run_due_work`. ``lease``: seconds a claim on background work stands
+    before another worker may take the work over.
     """
 
     def __init__(
@@ -73,6 +74,7 @@ class SessionManager:
         cache_size: int = 1024,
         *,
         shared: bool = False,
+        lease: float = LEASE_SECONDS,
     ) -> None:
         self.store = store
         self._computer = computer
@@ -80,6 +82,7 @@ class SessionManager:
         self._cache: OrderedDict[int, Session] = OrderedDict()
         self._cache_size = cache_size
         self._shared = shared
+        self._lease = lease
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
@@ -97,11 +100,12 @@ class SessionManager:
         cache_size: int = 1024,
         *,
         shared: bool = False,
+        lease: float = LEASE_SECONDS,
     ) -> SessionManager:
         """Open the store at ``url`` (ValueError if malformed, DatabaseUnusable if it
         cannot be used) and restore timers and computer turns."""
         store = await open_store(url)
-        manager = cls(store, computer, clock, cache_size, shared=shared)
+        manager = cls(store, computer, clock, cache_size, shared=shared, lease=lease)
         try:
             await manager.restore()
         except BaseException:
@@ -663,7 +667,7 @@ class SessionManager:
         """This worker's lease on the session's background work at its version."""
         now = self._clock()
         return await self.store.claim(
-            session.id, session.version, self.worker_id, now, now + LEASE_SECONDS
+            session.id, session.version, self.worker_id, now, now + self._lease
         )
 
     async def _play_computers(self, session_id: int) -> None:
