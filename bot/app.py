@@ -72,7 +72,7 @@ def build_application(
 ) -> KolodaApp:
     """The configured Application; the session layer opens in ``startup``."""
     if limits is None:
-        limits = Limits() if settings.flood_limits else Limits.off()
+        limits = Limits().scaled(settings.flood_scale) if settings.flood_limits else Limits.off()
     bot = KolodaBot(
         settings.token,
         base_url=settings.base_url,

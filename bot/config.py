@@ -19,7 +19,9 @@ timer or a computer's turn stands before another worker may take the work over
 ``KOLODA_FLOOD_LIMITS=off`` lifts the bot's own pacing of sends and edits
 (Telegram's flood limits). Only for a local fake Bot API that enforces none,
 such as the load benchmark (bench/load.py) measuring raw capacity; production
-keeps the limits (the default, ``on``).
+keeps the limits (the default, ``on``). ``KOLODA_FLOOD_SCALE`` (default 1)
+runs those limits that many times faster, for a fake Bot API that enforces them
+on a compressed clock (the cluster end-to-end test); production leaves it at 1.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Settings:
     webhook_secret: str | None = None
     port: int = DEFAULT_PORT
     lease_seconds: float = DEFAULT_LEASE_SECONDS
+    flood_scale: float = 1.0
 
     @property
     def webhook_path(self) -> str:
@@ -117,7 +120,19 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         webhook_secret=webhook_secret,
         port=_port(env),
         lease_seconds=_lease(env),
+        flood_scale=_flood_scale(env),
     )
+
+
+def _flood_scale(env: Mapping[str, str]) -> float:
+    raw = env.get("KOLODA_FLOOD_SCALE", "").strip() or "1"
+    try:
+        scale = float(raw)
+    except ValueError:
+        scale = 0.0
+    if not 1 <= scale <= 1000:
+        raise ConfigError(f"KOLODA_FLOOD_SCALE must be a number from 1 to 1000, not {raw!r}")
+    return scale
 
 
 def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
