@@ -68,9 +68,11 @@ class Ledger(Protocol):
         """The slot's message now shows ``version``."""
         ...
 
-    async def shown_version(self, session_id: int, purpose: str) -> int | None:
-        """The version the slot's message shows as stored (another worker may have
-        drawn a newer one), or None if it has no stored message."""
+    async def stored_message(
+        self, session_id: int, purpose: str, chat_id: int
+    ) -> tuple[int, int] | None:
+        """The slot's message as stored now — its id and the version it shows (another
+        worker may have posted it or drawn a newer one) — or None if there is none."""
         ...
 
     async def unreachable(self, user_id: int) -> None:
@@ -328,12 +330,16 @@ class Delivery:
                 del self._slots[key]
 
     async def _newer_shown(self, slot: _Slot, version: int) -> bool:
-        """With several workers: True if another one already drew ``version`` or a newer
-        one into the slot's message (this screen is not sent)."""
-        if not self.shared or not slot.stored or slot.message_id is None or slot.repost:
+        """With several workers, just before delivering: take the message id another
+        worker may have posted meanwhile, and True if one already drew ``version`` or
+        a newer one into the message (this screen is then not sent)."""
+        if not self.shared or not slot.stored or slot.repost:
             return False
-        shown = await self.ledger.shown_version(slot.session_id, slot.purpose)
-        if shown is None or shown < version:
+        stored = await self.ledger.stored_message(slot.session_id, slot.purpose, slot.chat_id)
+        if stored is None:
+            return False
+        slot.message_id, shown = stored
+        if shown < version:
             return False
         log.debug("%s/%s shows %s already; %s not sent", slot.session_id, slot.purpose,
                   shown, version)

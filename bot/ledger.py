@@ -38,11 +38,14 @@ class SessionLedger:
         """Record the version a message now shows."""
         await self._messages.shown(session_id, purpose, version)
 
-    async def shown_version(self, session_id: int, purpose: str) -> int | None:
-        """The stored version the message of ``purpose`` shows, if it has one."""
+    async def stored_message(
+        self, session_id: int, purpose: str, chat_id: int
+    ) -> tuple[int, int] | None:
+        """The stored id of the message of ``purpose`` in ``chat_id`` and the version
+        it shows, if there is one."""
         for ref in await self._messages.of(session_id):
-            if ref.purpose == purpose:
-                return ref.shown
+            if ref.purpose == purpose and ref.chat_id == chat_id and ref.message_id is not None:
+                return ref.message_id, ref.shown
         return None
 
     async def unreachable(self, user_id: int) -> None:

@@ -10,15 +10,16 @@ a cache. The contract is ``docs/sessions-api.md``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from games import REGISTRY, BadOptions, Game, IllegalAction
 from sessions.background import Background
@@ -42,6 +43,9 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 LEVELS = ("easy", "normal", "strong")
 TIMERS = (None, 60, 300, 86400)
 KINDS = ("group", "private")
@@ -51,9 +55,33 @@ TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
+#: Tries of a lobby or seat change that another worker's commit made stale.
+STALE_TRIES = 5
 #: How long a worker holds the lease on a computer's turn or a timer's expiry
 #: before another worker may take it over (it died): longer than any search.
 LEASE_SECONDS = 30.0
+
+
+def _again_if_stale(
+    operation: Callable[Concatenate[SessionManager, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[SessionManager, P], Coroutine[Any, Any, T]]:
+    """A change that is not tied to a version the user saw (join, leave, settings,
+    start …): with several workers another one may commit first; it is then made
+    again on the new state (the cache was dropped), as one process's lock would
+    have ordered it. A move (``act``) is tied to its button's version: it stays
+    refused as stale."""
+
+    @functools.wraps(operation)
+    async def again(self: SessionManager, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        for attempt in range(1, STALE_TRIES + 1):
+            try:
+                return await operation(self, *args, **kwargs)
+            except Refusal as refusal:
+                if refusal.code != "stale" or not self._shared or attempt == STALE_TRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    return again
 
 
 class SessionManager:
@@ -185,12 +213,14 @@ class SessionManager:
         )
         return await self._insert(lobby)
 
+    @_again_if_stale
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
         """Sit ``user_id`` in the next free seat of a lobby."""
         async with self._lock(session_id):
             session = await self._load(session_id)
             return await self._save(session, _with_seat(session, Player(user_id, name, None)))
 
+    @_again_if_stale
     async def add_computer(self, session_id: int, user_id: int, level: str) -> Session:
         """The creator adds a computer player of ``level`` to the lobby."""
         _check_level(level)
@@ -212,6 +242,7 @@ class SessionManager:
                 filled = _with_seat(filled, _computer(level))
             return await self._start(session, filled)
 
+    @_again_if_stale
     async def leave(self, session_id: int, user_id: int) -> Outcome:
         """Lobby: free the seat. Running: a computer takes the seat over (event
         ``seat_handed_over``, reason ``left``).
@@ -240,6 +271,7 @@ class SessionManager:
                 left = replace(session, seats=seats, creator_id=creator)
             return Outcome(await self._save(session, left), events, None, False)
 
+    @_again_if_stale
     async def reclaim(self, session_id: int, user_id: int) -> Session:
         """A human takes back the seat a computer plays for them (after leaving or
         timing out); Refusal ``not_a_player`` if no seat stands in for them."""
@@ -258,6 +290,7 @@ class SessionManager:
             seats[seat] = Player(user_id, seats[seat].name, None)
             return await self._save(session, replace(session, seats=seats))
 
+    @_again_if_stale
     async def set_option(self, session_id: int, user_id: int, name: str, value: Any) -> Session:
         """The creator changes a table option (validated by the game's schema)."""
         async with self._lock(session_id):
@@ -273,6 +306,7 @@ class SessionManager:
                 raise Refusal("bad_option", error.option or name) from error
             return await self._save(session, replace(session, options=options))
 
+    @_again_if_stale
     async def set_timer(self, session_id: int, user_id: int, seconds: int | None) -> Session:
         """The creator sets the turn timer: None (off), 60, 300 or 86400 seconds."""
         if seconds not in TIMERS or isinstance(seconds, bool):
@@ -283,6 +317,7 @@ class SessionManager:
             _require_creator(session, user_id)
             return await self._save(session, replace(session, timer=seconds))
 
+    @_again_if_stale
     async def start(self, session_id: int, user_id: int) -> Outcome:
         """The creator deals; computer seats start moving in the background."""
         async with self._lock(session_id):
@@ -291,6 +326,7 @@ class SessionManager:
             _require_creator(session, user_id)
             return await self._start(session, session)
 
+    @_again_if_stale
     async def cancel(self, session_id: int, user_id: int, is_admin: bool = False) -> Session:
         """The creator (or a group admin) cancels a lobby or a running game."""
         async with self._lock(session_id):
@@ -301,6 +337,7 @@ class SessionManager:
                 raise Refusal("not_creator")
             return await self._save(session, replace(session, status="cancelled", deadline=None))
 
+    @_again_if_stale
     async def rematch(self, session_id: int, user_id: int) -> Outcome:
         """A player of a finished match starts a new one: same seats and options, new
         seed, already dealt — one commit."""

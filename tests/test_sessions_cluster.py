@@ -168,3 +168,12 @@ async def test_computers_move_at_once_on_the_worker_that_committed_the_human_mov
         user = session.seats[seat].user_id
         assert user is not None
         await second.act(session.id, user, session.version, session.view(seat)["legal"][0])
+
+
+async def test_joins_racing_at_two_workers_both_sit(pair: list[SessionManager]) -> None:
+    first, second = pair
+    lobby = await first.create(-100, "group", 1, "Ann", "king")
+    await second.get(lobby.id)
+    await asyncio.gather(first.join(lobby.id, 2, "Bob"), second.join(lobby.id, 3, "Cy"))
+    seated = {p.user_id for p in (await first.get(lobby.id)).seats}
+    assert seated == {1, 2, 3}
