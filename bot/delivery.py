@@ -70,9 +70,10 @@ class Ledger(Protocol):
 
     async def stored_message(
         self, session_id: int, purpose: str, chat_id: int
-    ) -> tuple[int, int] | None:
-        """The slot's message as stored now — its id and the version it shows (another
-        worker may have posted it or drawn a newer one) — or None if there is none."""
+    ) -> tuple[int, int, int] | None:
+        """The slot's message as stored now — its id, the version it shows and the
+        version it should show (another worker may have posted it, drawn a newer one,
+        or committed a newer one) — or None if there is none."""
         ...
 
     async def unreachable(self, user_id: int) -> None:
@@ -332,17 +333,18 @@ class Delivery:
     async def _newer_shown(self, slot: _Slot, version: int) -> bool:
         """With several workers, just before delivering: take the message id another
         worker may have posted meanwhile, and True if one already drew ``version`` or
-        a newer one into the message (this screen is then not sent)."""
+        a newer one into the message, or committed a newer one that the message must
+        show (that worker delivers it): this screen is then not sent."""
         if not self.shared or not slot.stored or slot.repost:
             return False
         stored = await self.ledger.stored_message(slot.session_id, slot.purpose, slot.chat_id)
         if stored is None:
             return False
-        slot.message_id, shown = stored
-        if shown < version:
+        slot.message_id, shown, wanted = stored
+        if shown < version and wanted <= version:
             return False
-        log.debug("%s/%s shows %s already; %s not sent", slot.session_id, slot.purpose,
-                  shown, version)
+        log.debug("%s/%s shows %s and wants %s; %s not sent", slot.session_id, slot.purpose,
+                  shown, wanted, version)
         return True
 
     async def _shown(self, slot: _Slot, version: int) -> None:
