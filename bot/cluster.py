@@ -9,11 +9,11 @@ piece of work to one worker).
 It also draws what a dead worker left undelivered: a session with a message
 behind what is stored. A message is normally behind for a moment (its worker
 waits for the chat's flood limit), so only one that stays behind, with the same
-wanted version, from one look to the next (``STUCK`` seconds apart) is drawn
-again here. If its worker is alive but slow, the message may be edited twice
-with the same screen ("not modified" is success): the cost is one send of the
-chat's budget, not a wrong screen (``Delivery`` checks the stored shown
-version before every edit).
+shown and wanted versions, from one look to the next (a lease period apart) is
+drawn again here: nobody delivered anything to it meanwhile. If its worker is
+alive but slow, the message may be edited twice with the same screen ("not
+modified" is success): the cost is one send of the chat's budget, not a wrong
+screen (``Delivery`` checks the stored message before every edit).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two looks for due work.
 EVERY = 1.0
-#: Seconds a message must stay behind, with the same wanted version, to be drawn
+#: Seconds a message must stay behind, with the same shown and wanted versions, to be drawn
 #: again by whichever worker sees it.
 STUCK = 10.0
 
@@ -41,7 +41,7 @@ class Cluster:
         self.every = every
         self.stuck = stuck
         self._task: asyncio.Task[None] | None = None
-        self._behind: dict[int, frozenset[tuple[str, int]]] = {}
+        self._behind: dict[int, frozenset[tuple[str, int, int]]] = {}
 
     def start(self) -> None:
         """Begin looking (in the background)."""
@@ -70,11 +70,13 @@ class Cluster:
 
     async def redraw_stuck(self) -> int:
         """Draw the sessions whose messages stayed behind since the last look; how many."""
-        seen: dict[int, frozenset[tuple[str, int]]] = {}
+        seen: dict[int, frozenset[tuple[str, int, int]]] = {}
         drawn = 0
         async for session in self.kol.manager.behind():
             refs = await self.kol.messages.of(session.id)
-            behind = frozenset((r.purpose, r.wanted) for r in refs if r.shown < r.wanted)
+            behind = frozenset(
+                (r.purpose, r.shown, r.wanted) for r in refs if r.shown < r.wanted
+            )
             seen[session.id] = behind
             if behind and self._behind.get(session.id) == behind:
                 log.info("session %s stayed behind; drawing it here", session.id)

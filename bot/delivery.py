@@ -276,6 +276,12 @@ class Delivery:
                     continue
                 if self._may_wait(slot, slot.pending):
                     await self._coalesce(slot)
+                waiting = slot.pending_version
+                if await self._newer_shown(slot, waiting):
+                    # another worker has it in hand: spend none of the chat's budget on it
+                    if slot.pending_version == waiting:  # nothing newer came meanwhile
+                        slot.pending = None
+                    continue
                 await self.limiter.wait_turn(slot.chat_id, slot.priority)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
