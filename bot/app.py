@@ -22,6 +22,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
+from bot import webhook
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
@@ -77,7 +78,7 @@ def build_application(
 ) -> KolodaApp:
     """The configured Application; the session layer opens in ``startup``."""
     if limits is None:
-        limits = Limits() if settings.flood_limits else Limits.off()
+        limits = Limits().scaled(settings.flood_scale) if settings.flood_limits else Limits.off()
     bot = KolodaBot(
         settings.token,
         base_url=settings.base_url,
@@ -86,7 +87,7 @@ def build_application(
         get_updates_request=HTTPXRequest(connection_pool_size=2, read_timeout=30.0),
         rate_limiter=FloodLimiter(limits),
     )
-    app: KolodaApp = (
+    builder = (
         ApplicationBuilder()
         .application_class(KolodaApplication)
         .bot(bot)
@@ -95,8 +96,10 @@ def build_application(
         .post_init(startup)
         .post_stop(deliver_pending)
         .post_shutdown(shutdown)
-        .build()
     )
+    if settings.webhook_url is not None:
+        builder = builder.updater(None)  # bot.webhook's server receives the updates
+    app: KolodaApp = builder.build()
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.defer = defer
@@ -112,7 +115,9 @@ async def startup(app: KolodaApp) -> None:
     settings, computer = app.bot_data.settings, app.bot_data.computer
     assert settings is not None and computer is not None
     try:
-        manager = await SessionManager.open(settings.database_url, computer)
+        manager = await SessionManager.open(
+            settings.database_url, computer, shared=settings.shared, lease=settings.lease_seconds
+        )
     except (ValueError, OSError, sqlite3.Error, DatabaseUnusable) as error:
         raise DatabaseUnavailable(
             f"cannot open DATABASE_URL {masked_url(settings.database_url)}: {error}"
@@ -122,7 +127,11 @@ async def startup(app: KolodaApp) -> None:
     ledger = SessionLedger(messages, prefs)
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
-    delivery = Delivery(app.bot, limiter, ledger, defer=app.bot_data.defer)
+    if settings.shared:  # Telegram's budget is per token: every worker paces through one
+        limiter.share(manager.store.reserve_send)
+    delivery = Delivery(
+        app.bot, limiter, ledger, defer=app.bot_data.defer, shared=settings.shared
+    )
     presenter = Presenter(delivery, prefs, app.bot.username)
     kol = Koloda(manager, prefs, messages, delivery, presenter)
     ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
@@ -171,12 +180,15 @@ async def register_commands(app: KolodaApp) -> None:
 
 
 def run(settings: Settings, computer: Computer) -> None:
-    """Start polling until interrupted."""
+    """Serve until interrupted: long polling, or webhook mode with ``WEBHOOK_URL`` set."""
     app = build_application(settings, computer)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
+        if settings.webhook_url is not None:
+            loop.run_until_complete(webhook.serve(app, settings))
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
     finally:
         # a failed start-up skips PTB's shutdown: close the HTTP clients ourselves
         loop.run_until_complete(app.bot.shutdown())

@@ -6,10 +6,22 @@ token is appended to; default ``https://api.telegram.org/bot``) and
 several workers). A missing or bad value
 raises :class:`ConfigError` with one line a person can act on.
 
+Webhook mode (instead of long polling): ``WEBHOOK_URL`` (the public HTTPS URL
+Telegram posts updates to), ``WEBHOOK_SECRET`` (required with it: Telegram's
+``secret_token``, 1–256 characters of ``A-Za-z0-9_-``, sent back in every
+request's ``X-Telegram-Bot-Api-Secret-Token`` header) and ``PORT`` (where the
+bot listens, default 8080).
+
+``KOLODA_LEASE_SECONDS`` (default 30) is how long a worker's claim on a turn
+timer or a computer's turn stands before another worker may take the work over
+(the first one died); tests shorten it.
+
 ``KOLODA_FLOOD_LIMITS=off`` lifts the bot's own pacing of sends and edits
 (Telegram's flood limits). Only for a local fake Bot API that enforces none,
 such as the load benchmark (bench/load.py) measuring raw capacity; production
-keeps the limits (the default, ``on``).
+keeps the limits (the default, ``on``). ``KOLODA_FLOOD_SCALE`` (default 1)
+runs those limits that many times faster, for a fake Bot API that enforces them
+on a compressed clock (the cluster end-to-end test); production leaves it at 1.
 """
 
 from __future__ import annotations
@@ -17,12 +29,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_DATABASE_URL = "sqlite:///koloda.sqlite3"
 
+DEFAULT_PORT = 8080
+DEFAULT_LEASE_SECONDS = 30.0
+
 # "<bot id>:<secret>", as @BotFather hands it out.
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+# setWebhook's secret_token: "1-256 characters. Only characters A-Z, a-z, 0-9, _ and -".
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
 
 class ConfigError(Exception):
@@ -37,6 +55,23 @@ class Settings:
     api_url: str
     database_url: str
     flood_limits: bool = True
+    #: the public URL Telegram posts updates to; None: long polling
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    port: int = DEFAULT_PORT
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    flood_scale: float = 1.0
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of ``webhook_url``: where the bot's server takes updates."""
+        assert self.webhook_url is not None
+        return urlsplit(self.webhook_url).path or "/"
+
+    @property
+    def shared(self) -> bool:
+        """True when other workers may share the database (webhook mode on PostgreSQL)."""
+        return self.webhook_url is not None and self.database_url.startswith("postgres")
 
     @property
     def base_url(self) -> str:
@@ -75,6 +110,63 @@ def load_settings(env: Mapping[str, str]) -> Settings:
     limits = env.get("KOLODA_FLOOD_LIMITS", "").strip().lower() or "on"
     if limits not in ("on", "off"):
         raise ConfigError(f"KOLODA_FLOOD_LIMITS must be on or off, not {limits!r}")
+    webhook_url, webhook_secret = _webhook(env)
     return Settings(
-        token=token, api_url=api_url, database_url=database_url, flood_limits=limits == "on"
+        token=token,
+        api_url=api_url,
+        database_url=database_url,
+        flood_limits=limits == "on",
+        webhook_url=webhook_url,
+        webhook_secret=webhook_secret,
+        port=_port(env),
+        lease_seconds=_lease(env),
+        flood_scale=_flood_scale(env),
     )
+
+
+def _flood_scale(env: Mapping[str, str]) -> float:
+    raw = env.get("KOLODA_FLOOD_SCALE", "").strip() or "1"
+    try:
+        scale = float(raw)
+    except ValueError:
+        scale = 0.0
+    if not 1 <= scale <= 1000:
+        raise ConfigError(f"KOLODA_FLOOD_SCALE must be a number from 1 to 1000, not {raw!r}")
+    return scale
+
+
+def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    url = env.get("WEBHOOK_URL", "").strip() or None
+    if url is None:
+        return None, None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"WEBHOOK_URL must be the public https:// URL of the bot, not {url!r}")
+    secret = env.get("WEBHOOK_SECRET", "").strip()
+    if not secret:
+        raise ConfigError(
+            "WEBHOOK_SECRET is not set: webhook mode needs one (1-256 characters of A-Za-z0-9_-)"
+        )
+    if not _SECRET.match(secret):
+        raise ConfigError(
+            "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)"
+        )
+    return url, secret
+
+
+def _port(env: Mapping[str, str]) -> int:
+    raw = env.get("PORT", "").strip() or str(DEFAULT_PORT)
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(f"PORT must be a TCP port number (1-65535), not {raw!r}")
+    return int(raw)
+
+
+def _lease(env: Mapping[str, str]) -> float:
+    raw = env.get("KOLODA_LEASE_SECONDS", "").strip() or str(DEFAULT_LEASE_SECONDS)
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = 0.0
+    if not 0.5 <= seconds <= 3600:
+        raise ConfigError(f"KOLODA_LEASE_SECONDS must be seconds between 0.5 and 3600, not {raw!r}")
+    return seconds

@@ -72,6 +72,14 @@ class Ledger(Protocol):
         """The slot's message now shows ``version``."""
         ...
 
+    async def stored_message(
+        self, session_id: int, purpose: str, chat_id: int
+    ) -> tuple[int, int, int] | None:
+        """The slot's message as stored now — its id, the version it shows and the
+        version it should show (another worker may have posted it, drawn a newer one,
+        or committed a newer one) — or None if there is none."""
+        ...
+
     async def unreachable(self, user_id: int) -> None:
         """The user's private chat refused us (403)."""
         ...
@@ -113,12 +121,16 @@ class Delivery:
         ledger: Ledger,
         *,
         defer: float = DEFER,
+        shared: bool = False,
     ) -> None:
         self.bot = bot
         self.limiter = limiter
         self.ledger = ledger
         #: the longest wait a deferred screen gets (0: every screen goes at once)
         self.defer = defer
+        #: other workers deliver the same messages: check the stored shown version
+        #: just before each edit, so an older screen never replaces a newer one
+        self.shared = shared
         self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
         self._sends: set[asyncio.Task[Any]] = set()
 
@@ -409,11 +421,19 @@ class Delivery:
                     continue
                 if slot.wait and slot.delivered is not None:
                     await self._hold(slot)
+                waiting = slot.pending_version
+                if await self._newer_shown(slot, waiting):
+                    # another worker has it in hand: spend none of the chat's budget on it
+                    if slot.pending_version == waiting:  # nothing newer came meanwhile
+                        slot.pending = None
+                    continue
                 await self.limiter.wait_turn(slot.chat_id, slot.priority)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:
                     return
+                if await self._newer_shown(slot, version):
+                    continue
                 if not await self._deliver(slot, screen, version):
                     return
         except Exception as error:
@@ -450,6 +470,23 @@ class Delivery:
             # ephemeral hands live only here: they are never forgotten while shown
             if idle and slot.pending is None and slot.ephemeral_for is None:
                 del self._slots[key]
+
+    async def _newer_shown(self, slot: _Slot, version: int) -> bool:
+        """With several workers, just before delivering: take the message id another
+        worker may have posted meanwhile, and True if one already drew ``version`` or
+        a newer one into the message, or committed a newer one that the message must
+        show (that worker delivers it): this screen is then not sent."""
+        if not self.shared or not slot.stored or slot.repost:
+            return False
+        stored = await self.ledger.stored_message(slot.session_id, slot.purpose, slot.chat_id)
+        if stored is None:
+            return False
+        slot.message_id, shown, wanted = stored
+        if shown < version and wanted <= version:
+            return False
+        log.debug("%s/%s shows %s and wants %s; %s not sent", slot.session_id, slot.purpose,
+                  shown, wanted, version)
+        return True
 
     async def _shown(self, slot: _Slot, version: int) -> None:
         if slot.stored and slot.message_id is not None:

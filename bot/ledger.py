@@ -38,6 +38,16 @@ class SessionLedger:
         """Record the version a message now shows."""
         await self._messages.shown(session_id, purpose, version)
 
+    async def stored_message(
+        self, session_id: int, purpose: str, chat_id: int
+    ) -> tuple[int, int, int] | None:
+        """The stored id of the message of ``purpose`` in ``chat_id``, the version it
+        shows and the version it should show, if there is one."""
+        for ref in await self._messages.of(session_id):
+            if ref.purpose == purpose and ref.chat_id == chat_id and ref.message_id is not None:
+                return ref.message_id, ref.shown, ref.wanted
+        return None
+
     async def unreachable(self, user_id: int) -> None:
         """Mark a user's private chat closed to the bot."""
         await self._prefs.set_reachable(user_id, False)

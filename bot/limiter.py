@@ -20,6 +20,13 @@ screen wins: :mod:`bot.delivery`) waits with :meth:`FloodLimiter.wait_turn`
 first and passes ``rate_limit_args={"turn_taken": True}``; the call is then
 counted without waiting twice. Calls that are not messages (button answers,
 ``getUpdates``, ``getMe``) are not paced.
+
+Telegram counts per bot token, so several workers must pace through one
+budget: after :meth:`FloodLimiter.share` each chat's next slot and the overall
+one (key 0) are taken from the database (``Store.reserve_send``) instead of
+this process's memory. Priorities still order this worker's own queue; across
+workers the overall slots go first come, first served. One process keeps its
+budget in memory (no database round trip per send).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import heapq
 import itertools
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +61,12 @@ PACED = frozenset(
 )
 #: Priorities: lower goes first when requests queue for the overall pace.
 URGENT, NORMAL, LATER = 0, 1, 2
+#: The key of the bot's overall budget in a shared budget (chat ids are never 0).
+OVERALL = 0
+
+#: ``reserve(key, interval, now)``: take the key's next slot, move it on by
+#: ``interval``; when this send may go (a time.time()). ``Store.reserve_send``.
+Reserve = Callable[[int, float, float], Awaitable[float]]
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,14 @@ class Limits:
     private: Pace | None = Pace(1, 1.0)
     overall: Pace | None = Pace(30, 1.0)
 
+    def scaled(self, factor: float) -> Limits:
+        """The same limits on a clock ``factor`` times faster (a fake Bot API's)."""
+
+        def faster(pace: Pace | None) -> Pace | None:
+            return None if pace is None else Pace(pace.count, pace.per / factor)
+
+        return Limits(faster(self.group), faster(self.private), faster(self.overall))
+
     @classmethod
     def off(cls) -> Limits:
         """No pacing at all (the load benchmark's unlimited fake Bot API)."""
@@ -97,6 +118,11 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._pump: asyncio.Task[None] | None = None
         #: 429 answers seen (each waited out and retried)
         self.retries = 0
+        self._reserve: Reserve | None = None
+
+    def share(self, reserve: Reserve) -> None:
+        """Pace through a budget shared with other workers (``Store.reserve_send``)."""
+        self._reserve = reserve
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -111,7 +137,9 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
         and count it as sent now."""
         pace = self._chat_pace(chat_id)
-        if pace is not None and chat_id is not None:
+        if pace is not None and chat_id is not None and self._reserve is not None:
+            await _sleep_until(await self._reserve(chat_id, pace.interval, time.time()))
+        elif pace is not None and chat_id is not None:
             now = time.monotonic()
             at = max(now, self._next_in_chat.get(chat_id, 0.0))
             self._next_in_chat[chat_id] = at + pace.interval
@@ -170,7 +198,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if pace is None:
             return
         now = time.monotonic()
-        if not self._queue and self._next_overall <= now:
+        if not self._queue and self._next_overall <= now and self._reserve is None:
             self._next_overall = now + pace.interval
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -185,10 +213,12 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             wait = self._next_overall - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self._reserve is not None:
+                await _sleep_until(await self._reserve(OVERALL, pace.interval, time.time()))
             _, _, turn = heapq.heappop(self._queue)
             if turn.cancelled():
                 continue
-            self._next_overall = time.monotonic() + pace.interval
+            self._next_overall = time.monotonic() + (0 if self._reserve else pace.interval)
             turn.set_result(None)
 
     def _forget_quiet(self, now: float) -> None:
@@ -197,6 +227,14 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             for chat_id, at in list(self._next_in_chat.items()):
                 if at < now:
                     del self._next_in_chat[chat_id]
+
+
+async def _sleep_until(at: float) -> None:
+    """Sleep until the wall-clock time ``at`` (shared slots are time.time(): every
+    worker's clock reads the same)."""
+    wait = at - time.time()
+    if wait > 0:
+        await asyncio.sleep(wait)
 
 
 def _chat_of(data: dict[str, Any]) -> int | None:

@@ -10,15 +10,16 @@ a cache. The contract is ``docs/sessions-api.md``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from games import REGISTRY, BadOptions, Game, IllegalAction
 from games.record import DealRecord, deal_records
@@ -50,6 +51,9 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 LEVELS = ("easy", "normal", "strong")
 TIMERS = (None, 60, 300, 86400)
 #: The turn timer a creator may type, in seconds: whole minutes from 1 minute to a day.
@@ -61,9 +65,33 @@ TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
+#: Tries of a lobby or seat change that another worker's commit made stale.
+STALE_TRIES = 5
 #: How long a worker holds the lease on a computer's turn or a timer's expiry
 #: before another worker may take it over (it died): longer than any search.
 LEASE_SECONDS = 30.0
+
+
+def _again_if_stale(
+    operation: Callable[Concatenate[SessionManager, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[SessionManager, P], Coroutine[Any, Any, T]]:
+    """A change that is not tied to a version the user saw (join, leave, settings,
+    start …): with several workers another one may commit first; it is then made
+    again on the new state (the cache was dropped), as one process's lock would
+    have ordered it. A move (``act``) is tied to its button's version: it stays
+    refused as stale."""
+
+    @functools.wraps(operation)
+    async def again(self: SessionManager, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        for attempt in range(1, STALE_TRIES + 1):
+            try:
+                return await operation(self, *args, **kwargs)
+            except Refusal as refusal:
+                if refusal.code != "stale" or not self._shared or attempt == STALE_TRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    return again
 
 
 class SessionManager:
@@ -72,7 +100,8 @@ class SessionManager:
     ``shared``: other processes write the same store (several workers), so a
     cached session is checked against the stored version before it is used,
     and due background work left by a dead worker is picked up by
-    :meth:`run_due_work`.
+    :meth:`run_due_work`. ``lease``: seconds a claim on background work stands
+    before another worker may take the work over.
     """
 
     def __init__(
@@ -83,6 +112,7 @@ class SessionManager:
         cache_size: int = 1024,
         *,
         shared: bool = False,
+        lease: float = LEASE_SECONDS,
     ) -> None:
         self.store = store
         self._computer = computer
@@ -90,6 +120,7 @@ class SessionManager:
         self._cache: OrderedDict[int, Session] = OrderedDict()
         self._cache_size = cache_size
         self._shared = shared
+        self._lease = lease
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
@@ -107,11 +138,12 @@ class SessionManager:
         cache_size: int = 1024,
         *,
         shared: bool = False,
+        lease: float = LEASE_SECONDS,
     ) -> SessionManager:
         """Open the store at ``url`` (ValueError if malformed, DatabaseUnusable if it
         cannot be used) and restore timers and computer turns."""
         store = await open_store(url)
-        manager = cls(store, computer, clock, cache_size, shared=shared)
+        manager = cls(store, computer, clock, cache_size, shared=shared, lease=lease)
         try:
             await manager.restore()
         except BaseException:
@@ -192,12 +224,14 @@ class SessionManager:
         )
         return await self._insert(lobby)
 
+    @_again_if_stale
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
         """Sit ``user_id`` in the next free seat of a lobby."""
         async with self._lock(session_id):
             session = await self._load(session_id)
             return await self._save(session, _with_seat(session, Player(user_id, name, None)))
 
+    @_again_if_stale
     async def add_computer(self, session_id: int, user_id: int, level: str) -> Session:
         """The creator adds a computer player of ``level`` to the lobby."""
         _check_level(level)
@@ -219,6 +253,7 @@ class SessionManager:
                 filled = _with_seat(filled, _computer(level))
             return await self._start(session, filled)
 
+    @_again_if_stale
     async def leave(self, session_id: int, user_id: int) -> Outcome:
         """Lobby: free the seat. Running: a computer takes the seat over (event
         ``seat_handed_over``, reason ``left``).
@@ -247,6 +282,7 @@ class SessionManager:
                 left = replace(session, seats=seats, creator_id=creator)
             return Outcome(await self._save(session, left), events, None, False)
 
+    @_again_if_stale
     async def reclaim(self, session_id: int, user_id: int) -> Session:
         """A human takes back the seat a computer plays for them (after leaving or
         timing out); Refusal ``not_a_player`` if no seat stands in for them."""
@@ -265,6 +301,7 @@ class SessionManager:
             seats[seat] = Player(user_id, seats[seat].name, None)
             return await self._save(session, replace(session, seats=seats))
 
+    @_again_if_stale
     async def set_option(self, session_id: int, user_id: int, name: str, value: Any) -> Session:
         """The creator changes a table option (validated by the game's schema)."""
         async with self._lock(session_id):
@@ -280,6 +317,7 @@ class SessionManager:
                 raise Refusal("bad_option", error.option or name) from error
             return await self._save(session, replace(session, options=options))
 
+    @_again_if_stale
     async def set_timer(self, session_id: int, user_id: int, seconds: int | None) -> Session:
         """The creator sets the turn timer: None (off) or whole minutes from 60 to 86400
         seconds (the menu offers 60, 300 and 86400)."""
@@ -326,6 +364,7 @@ class SessionManager:
         await self.store.use_hint(session_id, seat)
         return action
 
+    @_again_if_stale
     async def start(self, session_id: int, user_id: int) -> Outcome:
         """The creator deals; computer seats start moving in the background."""
         async with self._lock(session_id):
@@ -334,6 +373,7 @@ class SessionManager:
             _require_creator(session, user_id)
             return await self._start(session, session)
 
+    @_again_if_stale
     async def cancel(self, session_id: int, user_id: int, is_admin: bool = False) -> Session:
         """The creator (or a group admin) cancels a lobby or a running game."""
         async with self._lock(session_id):
@@ -344,6 +384,7 @@ class SessionManager:
                 raise Refusal("not_creator")
             return await self._save(session, replace(session, status="cancelled", deadline=None))
 
+    @_again_if_stale
     async def rematch(self, session_id: int, user_id: int) -> Outcome:
         """A player of a finished match starts a new one: same seats and options, new
         seed, already dealt — one commit."""
@@ -781,7 +822,7 @@ class SessionManager:
         """This worker's lease on the session's background work at its version."""
         now = self._clock()
         return await self.store.claim(
-            session.id, session.version, self.worker_id, now, now + LEASE_SECONDS
+            session.id, session.version, self.worker_id, now, now + self._lease
         )
 
     async def _play_computers(self, session_id: int) -> None:

@@ -174,4 +174,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session, seat)
     ) WITHOUT ROWID;
     """,
+    # 7: the flood budget shared by every worker (PostgreSQL's migration 5; kept
+    # here so both backends have one schema): per chat, and key 0 for the whole
+    # bot, the time its next send or edit may go.
+    """
+    CREATE TABLE send_slots (
+        key   INTEGER PRIMARY KEY,
+        next  REAL NOT NULL
+    );
+    """,
 ]

@@ -177,4 +177,12 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (session, seat)
     );
     """,
+    # 5: the flood budget shared by every worker: per chat (and key 0 for the whole
+    # bot) the time its next send or edit may go.
+    """
+    CREATE TABLE send_slots (
+        key   BIGINT PRIMARY KEY,
+        next  DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]

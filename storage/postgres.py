@@ -372,6 +372,19 @@ class PostgresStore:
         )
         return taken is True
 
+    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+        """Take ``key``'s next send slot (one atomic upsert: the row lock orders workers)."""
+        at = await self.pool.fetchval(
+            "INSERT INTO send_slots (key, next) VALUES ($1, $2::float8 + $3::float8)"
+            " ON CONFLICT (key) DO UPDATE"
+            " SET next = GREATEST(send_slots.next, $2::float8) + $3::float8"
+            " RETURNING next - $3::float8",
+            key,
+            float(now),
+            float(interval),
+        )
+        return float(at)
+
     # ------------------------------------------------------------ tally
 
     async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:

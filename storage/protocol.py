@@ -152,6 +152,16 @@ class Store(Protocol):
         """
         ...
 
+    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+        """Take the next free send slot of ``key`` (a chat id; 0 for the bot's overall
+        budget) and move it ``interval`` seconds on, atomically; returns when this send
+        may go (a time.time(), ``now`` or later).
+
+        Several workers pacing through one database so never exceed one budget
+        together (Telegram's flood limits are per bot token).
+        """
+        ...
+
     # ------------------------------------------------------------ tally
 
     async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:

@@ -293,6 +293,22 @@ class SqliteStore:
 
         return await self.db.write(work)
 
+    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+        """Take ``key``'s next send slot (one write; the single writer orders callers)."""
+
+        async def work(tx: Tx) -> float:
+            cursor = await tx.execute(
+                "INSERT INTO send_slots (key, next) VALUES (?, ? + ?)"
+                " ON CONFLICT (key) DO UPDATE SET next = MAX(send_slots.next, ?) + ?"
+                " RETURNING next - ?",
+                (key, now, interval, now, interval, interval),
+            )
+            row = await cursor.fetchone()
+            assert row is not None
+            return float(row[0])
+
+        return await self.db.write(work)
+
     # ------------------------------------------------------------ tally
 
     async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:

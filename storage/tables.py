@@ -24,7 +24,8 @@ class Table:
 
 
 #: Every table the stores keep, parents before children (foreign keys). The
-#: claims table is left out: a lease is only good for seconds.
+#: claims and send_slots tables are left out: a lease or a flood-limit slot is
+#: only good for seconds.
 TABLES: tuple[Table, ...] = (
     Table(
         "sessions",

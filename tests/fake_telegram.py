@@ -25,6 +25,14 @@ with the message's own ``ephemeral_message_id`` and its ``receiver_user``;
 ``deleteEphemeralMessage`` name it by ``chat_id``, ``receiver_user_id`` and
 ``ephemeral_message_id``; the ordinary edit methods do not find it.
 
+Webhook mode, as Telegram does it: once the bot has called ``setWebhook``
+(``getUpdates`` is then refused with 409), :meth:`push_webhooks` POSTs each
+update to the given worker URLs in turn (a load balancer's round robin), with
+the ``secret_token`` the bot set in the ``X-Telegram-Bot-Api-Secret-Token``
+header; an update counts as delivered only on a 200, otherwise (an error, a
+refused or dropped connection: a killed worker) it is sent again, to the next
+worker. ``webhook_posts`` records every attempt.
+
 For long runs (bench/load.py, bench/soak.py): ``listeners`` are called with
 every answered call, ``keep_calls = False`` stops recording ``calls``, and
 :meth:`seed_message` plants a message as if the bot had sent it earlier.
@@ -38,6 +46,7 @@ import itertools
 import json
 import math
 import os
+import re
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -282,6 +291,12 @@ class FakeTelegram:
         #: called with every answered call (after ``messages`` is updated)
         self.listeners: list[Callable[[Call], None]] = []
         self._changed = asyncio.Condition()
+        #: the parameters of the bot's last setWebhook (None: no webhook is set)
+        self.webhook: dict[str, Any] | None = None
+        #: every POST of an update: (update_id, target URL, HTTP status; 0: no answer)
+        self.webhook_posts: list[tuple[int, str, int]] = []
+        self._pushers: list[asyncio.Task[None]] = []
+        self._in_flight: set[int] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -301,7 +316,11 @@ class FakeTelegram:
         return self.api_url
 
     async def stop(self) -> None:
-        """Stop listening (pending long polls are answered empty)."""
+        """Stop listening (pending long polls are answered empty) and pushing webhooks."""
+        for task in self._pushers:
+            task.cancel()
+        await asyncio.gather(*self._pushers, return_exceptions=True)
+        self._pushers = []
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -438,6 +457,60 @@ class FakeTelegram:
                 }
             }
         )
+
+    # ------------------------------------------------------------------ webhooks
+
+    def push_webhooks(self, targets: list[str], connections: int = 2) -> None:
+        """POST every update (now and later) to ``targets`` in turn, ``connections`` at
+        a time, until each is answered 200 (see the module docstring)."""
+        from aiohttp import ClientSession, ClientTimeout
+
+        turn = itertools.count()
+
+        async def pusher(client: ClientSession) -> None:
+            while True:
+                update = await self._next_for_webhook()
+                target = targets[next(turn) % len(targets)]
+                status = await self._post_update(client, target, update)
+                self._in_flight.discard(update["update_id"])
+                if status == 200:
+                    self._updates.remove(update)
+                    self.confirmed = max(self.confirmed, update["update_id"])
+                else:
+                    await asyncio.sleep(0.1)  # Telegram waits before trying again
+                await self._notify()
+
+        async def push() -> None:
+            async with ClientSession(timeout=ClientTimeout(total=60)) as client:
+                await asyncio.gather(*(pusher(client) for _ in range(connections)))
+
+        self._pushers.append(asyncio.get_running_loop().create_task(push()))
+
+    async def _next_for_webhook(self) -> dict[str, Any]:
+        async with self._changed:
+            while True:
+                if self.webhook is not None:
+                    for update in self._updates:
+                        if update["update_id"] not in self._in_flight:
+                            self._in_flight.add(update["update_id"])
+                            self._handed_out = max(self._handed_out, update["update_id"])
+                            return update
+                await self._changed.wait()
+
+    async def _post_update(self, client: Any, target: str, update: dict[str, Any]) -> int:
+        from aiohttp import ClientError
+
+        assert self.webhook is not None
+        headers = {}
+        if self.webhook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+        try:
+            async with client.post(target, json=update, headers=headers) as answer:
+                status = int(answer.status)
+        except (TimeoutError, ClientError, OSError):
+            status = 0
+        self.webhook_posts.append((update["update_id"], target, status))
+        return status
 
     # ------------------------------------------------------------------ errors
 
@@ -606,6 +679,12 @@ class FakeTelegram:
         method = request.match_info["method"]
         params = await self._params(request)
         call = Call(method, params, time.monotonic())
+        if method == "getUpdates" and self.webhook is not None:
+            call.ok, call.error = False, _WEBHOOK_ACTIVE
+            await self._record(call)
+            return web.json_response(
+                {"ok": False, "error_code": 409, "description": _WEBHOOK_ACTIVE}, status=409
+            )
         gate = self.gates.get(method)
         if gate is not None:
             await gate.wait()
@@ -696,6 +775,18 @@ class FakeTelegram:
         return self.bot_user
 
     def _api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        self.webhook = None
+        return True
+
+    def _api_setWebhook(self, params: dict[str, Any]) -> Any:
+        url = str(params.get("url") or "")
+        if not url:  # an empty url removes the webhook
+            self.webhook = None
+            return True
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise _ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = dict(params)
         return True
 
     def _api_setMyCommands(self, params: dict[str, Any]) -> Any:
@@ -848,6 +939,12 @@ class FakeTelegram:
     def _api_getChatAdministrators(self, params: dict[str, Any]) -> Any:
         chat_id = int(params["chat_id"])
         return [self._member(chat_id, uid) for uid in sorted(self.admins.get(chat_id, set()))]
+
+
+_WEBHOOK_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active;"
+    " use deleteWebhook to delete the webhook first"
+)
 
 
 class _ApiError(Exception):

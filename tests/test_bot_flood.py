@@ -61,3 +61,48 @@ async def test_busy_group_stays_under_the_flood_limit(db_dir: Path) -> None:
     finally:
         await harness.stop()
         await fake.stop()
+
+
+async def test_command_replies_and_table_edits_share_one_budget(db_dir: Path) -> None:
+    """A group flooded with /score while its game moves: the replies (sendMessage) and
+    the table's edits come out of one budget — never more than the group's limit in
+    any minute, counting every call the bot makes to that group, and no 429."""
+    fake = FakeTelegram(flood=FloodLimits(group_per_minute=6, private_per_second=1, scale=SCALE))
+    await fake.start()
+    limits = Limits(group=Pace(6, 60.0 / SCALE), private=Pace(1, 1.0 / SCALE), overall=None)
+    harness = await start_harness(fake, db_dir / "shared.sqlite3", RandomComputer(), limits)
+    try:
+        alice = fake.user("Alice")
+        group = fake.group("Busy")
+        await harness.command(alice, fake.private(alice).id, "/start")
+        await harness.command(alice, group.id, "/new eleven")
+        table = fake.last_message(group.id)
+        assert table is not None
+        await harness.kol.manager.add_computer(1, alice.id, "easy")
+        await harness.press(alice, table, "start:1")
+        first = len(fake.calls)
+        for _ in range(8):  # a burst of commands and moves in the same moments
+            fake.push_command(alice, group, "/score")
+            session = await harness.kol.manager.get(1)
+            hand = fake.last_message(alice.id, containing="🃏")
+            if session.status == "running" and session.to_move == 0 and hand is not None:
+                moves = [
+                    b["callback_data"]
+                    for b in hand.buttons()
+                    if b.get("callback_data", "").startswith("1:")
+                ]
+                if moves:
+                    chat = fake.private(alice)
+                    fake.push_callback(alice, chat, hand.message_id, moves[0])
+            await harness.settle()
+        to_group = [c for c in fake.calls[first:] if c.chat_id == group.id]
+        replies = [c for c in to_group if c.method == "sendMessage"]
+        edits = [c for c in to_group if c.method == "editMessageText"]
+        assert len(replies) == 8 and edits, (len(replies), len(edits))  # both kinds came
+        assert all(c.ok for c in to_group), [c.error for c in to_group if not c.ok]
+        times = sorted(c.at for c in to_group)
+        window = 60.0 / SCALE
+        assert max(sum(1 for u in times if t <= u < t + window) for t in times) <= 6
+    finally:
+        await harness.stop()
+        await fake.stop()

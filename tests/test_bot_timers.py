@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,9 +43,14 @@ async def timed(
 
         @classmethod
         async def open(
-            cls, url: str, computer: Computer, clock: Clock = time.time, cache_size: int = 1024
+            cls,
+            url: str,
+            computer: Computer,
+            clock: Clock = time.time,
+            cache_size: int = 1024,
+            **options: Any,
         ) -> SessionManager:
-            return await super().open(url, computer, test_clock, cache_size)
+            return await super().open(url, computer, test_clock, cache_size, **options)
 
     monkeypatch.setattr(bot.app, "SessionManager", ClockedManager)
     running = await start_harness(fake, db_dir / "timers.sqlite3", RandomComputer())

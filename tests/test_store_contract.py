@@ -640,3 +640,27 @@ async def test_racing_claims_from_two_stores_give_the_lease_once(
             assert sorted(taken) == [False] * 5 + [True]
     finally:
         await other.close()
+
+
+# ---------------------------------------------------------------- the shared flood budget
+
+
+async def test_send_slots_are_handed_out_one_interval_apart_per_key(store: Store) -> None:
+    assert await store.reserve_send(-5, 3.0, 100.0) == 100.0
+    assert await store.reserve_send(-5, 3.0, 100.0) == 103.0
+    assert await store.reserve_send(-5, 3.0, 101.0) == 106.0
+    assert await store.reserve_send(0, 0.5, 101.0) == 101.0  # another key: its own pace
+    # a key whose pace has caught up starts again at now
+    assert await store.reserve_send(-5, 3.0, 200.0) == 200.0
+
+
+async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: str) -> None:
+    first, second = await open_store(store_url), await open_store(store_url)
+    try:
+        slots = await asyncio.gather(
+            *(s.reserve_send(7, 1.0, 50.0) for _ in range(10) for s in (first, second))
+        )
+    finally:
+        await first.close()
+        await second.close()
+    assert sorted(slots) == [50.0 + n for n in range(20)]

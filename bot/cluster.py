@@ -1,0 +1,85 @@
+"""What a worker does for the whole cluster when several share one PostgreSQL database.
+
+Each worker takes up, once a second, the background work that is due in the
+store but not in hand anywhere alive: a turn timer or a computer's turn
+scheduled by a worker that died (its lease on the work runs out, then
+``SessionManager.run_due_work`` claims it here; ``Store.claim`` gives each
+piece of work to one worker).
+
+It also draws what a dead worker left undelivered: a session with a message
+behind what is stored. A message is normally behind for a moment (its worker
+waits for the chat's flood limit), so only one that stays behind, with the same
+shown and wanted versions, from one look to the next (a lease period apart) is
+drawn again here: nobody delivered anything to it meanwhile. If its worker is
+alive but slow, the message may be edited twice with the same screen ("not
+modified" is success): the cost is one send of the chat's budget, not a wrong
+screen (``Delivery`` checks the stored message before every edit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bot.context import Koloda
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two looks for due work.
+EVERY = 1.0
+#: Seconds a message must stay behind, with the same shown and wanted versions, to be drawn
+#: again by whichever worker sees it.
+STUCK = 10.0
+
+
+class Cluster:
+    """The periodic cluster duties of one worker (started in webhook mode on PostgreSQL)."""
+
+    def __init__(self, kol: Koloda, every: float = EVERY, stuck: float = STUCK) -> None:
+        self.kol = kol
+        self.every = every
+        self.stuck = stuck
+        self._task: asyncio.Task[None] | None = None
+        self._behind: dict[int, frozenset[tuple[str, int, int]]] = {}
+
+    def start(self) -> None:
+        """Begin looking (in the background)."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop looking."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last_look = loop.time()
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.kol.manager.run_due_work()
+                if loop.time() - last_look >= self.stuck:
+                    last_look = loop.time()
+                    await self.redraw_stuck()
+            except Exception:
+                log.exception("cluster duties failed; trying again in %.0f s", self.every)
+
+    async def redraw_stuck(self) -> int:
+        """Draw the sessions whose messages stayed behind since the last look; how many."""
+        seen: dict[int, frozenset[tuple[str, int, int]]] = {}
+        drawn = 0
+        async for session, refs in self.kol.manager.behind():
+            behind = frozenset(
+                (r.purpose, r.shown, r.wanted) for r in refs if r.shown < r.wanted
+            )
+            seen[session.id] = behind
+            if behind and self._behind.get(session.id) == behind:
+                log.info("session %s stayed behind; drawing it here", session.id)
+                await self.kol.presenter.refresh(session, only={p for p, _, _ in behind})
+                drawn += 1
+        self._behind = seen
+        return drawn
