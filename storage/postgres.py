@@ -23,13 +23,16 @@ import orjson
 from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion
 from storage.ratings import (
+    STORED_RESULTS,
+    STORED_SEATS,
+    STORED_SESSIONS,
     RatedMatch,
     Rating,
     RatingChange,
     RatingRow,
     rate,
-    rated_match,
     replay_ratings,
+    stored_matches,
 )
 from storage.records import (
     InviteRecord,
@@ -756,27 +759,11 @@ async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
 async def _stored_matches(tx: Tx) -> list[RatedMatch]:
     """Every match with results in the order they were rated (results.seq; rows from
     before ratings by their time, then id), as rated live."""
-    sessions = await tx.fetch(
-        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
-        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
-        " GROUP BY s.id ORDER BY seq, at, s.id"
+    return stored_matches(
+        await tx.fetch(STORED_SESSIONS),
+        await tx.fetch(STORED_SEATS),
+        await tx.fetch(STORED_RESULTS),
     )
-    seats: dict[int, list[tuple[int | None, str | None]]] = {}
-    for row in await tx.fetch(
-        "SELECT session, user_id, level FROM seats"
-        " WHERE session IN (SELECT session FROM results) ORDER BY session, seat"
-    ):
-        seats.setdefault(row[0], []).append((row[1], row[2]))
-    rated: dict[int, list[int]] = {}
-    for row in await tx.fetch("SELECT session, user_id FROM results"):
-        rated.setdefault(row[0], []).append(row[1])
-    matches = []
-    for row in sessions:
-        match = rated_match(row[0], row[1], row[2], row[3], row[4],
-                            seats.get(row[0], []), rated.get(row[0], []))
-        if match is not None:
-            matches.append(match)
-    return matches
 
 
 def _change(row: tuple[Any, ...]) -> RatingChange:

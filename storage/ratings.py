@@ -13,7 +13,7 @@ chats) and overall (:data:`OVERALL`); a private duel rates overall only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,6 +142,45 @@ def rated_match(
         return None
     scopes = (chat_id, OVERALL) if kind == "group" and chat_id else (OVERALL,)
     return RatedMatch(session, game_id, scopes, tuple(out))
+
+
+#: The queries that read every rated match back (both backends run these as they are).
+STORED_SESSIONS = (
+    "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+    " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+    " GROUP BY s.id ORDER BY seq, at, s.id"
+)
+STORED_SEATS = (
+    "SELECT session, user_id, level FROM seats"
+    " WHERE session IN (SELECT session FROM results) ORDER BY session, seat"
+)
+STORED_RESULTS = "SELECT session, user_id FROM results"
+
+
+def stored_matches(
+    sessions: Iterable[Any],
+    seat_rows: Iterable[Any],
+    result_rows: Iterable[Any],
+    result_of: Callable[[Any], Any] = lambda value: value,
+) -> list[RatedMatch]:
+    """Every match with results, in the order they were rated, from the rows of
+    :data:`STORED_SESSIONS`, :data:`STORED_SEATS` and :data:`STORED_RESULTS`
+    (``result_of`` decodes a stored result: SQLite keeps JSON text)."""
+    seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    for row in seat_rows:
+        seats.setdefault(row[0], []).append((row[1], row[2]))
+    rated: dict[int, list[int]] = {}
+    for row in result_rows:
+        rated.setdefault(row[0], []).append(row[1])
+    matches = []
+    for row in sessions:
+        match = rated_match(
+            row[0], row[1], row[2], row[3], result_of(row[4]),
+            seats.get(row[0], []), rated.get(row[0], []),
+        )
+        if match is not None:
+            matches.append(match)
+    return matches
 
 
 def rate(match: RatedMatch, scope: int, current: Mapping[int, Rating]) -> list[RatingChange]:

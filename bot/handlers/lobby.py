@@ -68,6 +68,23 @@ def find_game(text: str) -> str | None:
     return None
 
 
+class NoSuchGame(Exception):
+    """A command named a game we do not know (its menu was sent instead)."""
+
+
+def game_argument(kol: Koloda, context: KolodaContext, chat_id: int, lang: str) -> str | None:
+    """The game a command names (``/score king``), None if it names none; if it names
+    one we do not know, the game menu is sent and :class:`NoSuchGame` raised."""
+    args = args_of(context)
+    if not args:
+        return None
+    game_id = find_game(" ".join(args))
+    if game_id is None:
+        kol.delivery.send(chat_id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        raise NoSuchGame(" ".join(args))
+    return game_id
+
+
 def _simple(text: str) -> str:
     return "".join(ch for ch in text.strip().lower().replace("ё", "е") if ch.isalnum())
 

@@ -6,13 +6,12 @@ from telegram import Update
 from telegram.ext import CommandHandler
 
 from bot.context import KolodaContext
-from bot.handlers.common import Handler, args_of, chat_lang, current_user, is_private
-from bot.handlers.lobby import find_game
+from bot.handlers.common import Handler, chat_lang, current_user, is_private
+from bot.handlers.lobby import NoSuchGame, game_argument
 from bot.i18n import t
 from bot.render.common import screen
 from bot.render.ratings import rating_lines, render_top
-from bot.render.result import render_game_menu, render_tally
-from games import REGISTRY
+from bot.render.result import render_tally
 from sessions import OVERALL
 
 
@@ -22,10 +21,9 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
     lang = await chat_lang(kol, update)
     chat = update.effective_chat
     assert chat is not None
-    args = args_of(context)
-    game_id = find_game(" ".join(args)) if args else None
-    if args and game_id is None:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
+    try:
+        game_id = game_argument(kol, context, chat.id, lang)
+    except NoSuchGame:
         return
     scope = OVERALL if is_private(update) else chat.id
     rows = await kol.manager.leaderboard(scope, game_id)

@@ -14,10 +14,10 @@ from bot.handlers.common import (
     chat_lang,
     is_private,
 )
-from bot.handlers.lobby import find_game
+from bot.handlers.lobby import NoSuchGame, find_game, game_argument
 from bot.i18n import t
 from bot.render.common import Screen, game_name
-from bot.render.result import render_game_menu, render_rules, render_rules_menu, render_tally
+from bot.render.result import render_rules, render_rules_menu, render_tally
 from games import REGISTRY
 from sessions import Refusal, Session
 
@@ -28,10 +28,9 @@ async def cmd_score(update: Update, context: KolodaContext) -> None:
     lang = await chat_lang(kol, update)
     chat = update.effective_chat
     assert chat is not None
-    args = args_of(context)
-    game_id = find_game(" ".join(args)) if args else None
-    if args and game_id is None:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
+    try:
+        game_id = game_argument(kol, context, chat.id, lang)
+    except NoSuchGame:
         return
     rows = await kol.manager.chat_tally(chat.id, game_id)
     title = (
