@@ -114,6 +114,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self.limits = limits or Limits()
         self.max_retries = max_retries
         self._next_in_chat: dict[int, float] = {}  # chat → when its next request may go
+        self._left_at: dict[int, float] = {}  # chat → when its last request left
         self._next_overall = 0.0
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -149,6 +150,14 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 await asyncio.sleep(at - now)
             self._forget_quiet(now)
         await self._overall_turn(priority)
+        if pace is not None and chat_id is not None and self._reserve is None:
+            # a request that waited long for the overall pace (a low priority) must
+            # still not leave right before its chat's next, more urgent one
+            now = time.monotonic()
+            gap = self._left_at.get(chat_id, -pace.interval) + pace.interval - now
+            if gap > 0:
+                await asyncio.sleep(gap)
+            self._left_at[chat_id] = max(now, now + gap)
 
     async def process_request(
         self,
@@ -229,6 +238,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             for chat_id, at in list(self._next_in_chat.items()):
                 if at < now:
                     del self._next_in_chat[chat_id]
+                    self._left_at.pop(chat_id, None)
 
 
 async def _sleep_until(at: float) -> None:

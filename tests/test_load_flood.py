@@ -19,6 +19,7 @@ import collections
 import logging
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -320,3 +321,20 @@ async def test_deliveries_keep_to_the_overall_limit() -> None:
     assert len(sender.sent) == 1  # the bot as a whole may send one a second, evenly
     await asyncio.wait_for(io.flush(), 5)
     assert sorted(text for _, text in sender.sent) == [f"table {n}" for n in range(1, 5)]
+
+
+async def test_a_request_held_by_the_overall_pace_keeps_its_chats_spacing() -> None:
+    """A low-priority request that waits long in the overall queue must not leave right
+    before its chat's next, urgent one (Telegram counts what arrives per chat)."""
+    from bot.limiter import LATER, URGENT
+
+    limiter = FloodLimiter(Limits(group=None, private=Pace(1, 0.2), overall=Pace(1, 0.05)))
+    left: dict[str, float] = {}
+
+    async def go(chat_id: int, priority: int, name: str) -> None:
+        await limiter.wait_turn(chat_id, priority)
+        left[name] = time.monotonic()
+
+    others = [go(100 + n, URGENT, f"other {n}") for n in range(6)]  # the queue is busy
+    await asyncio.gather(*others, go(1, LATER, "late"), go(1, URGENT, "next"))
+    assert abs(left["next"] - left["late"]) >= 0.2  # one chat's pace, whatever the queue
