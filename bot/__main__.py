@@ -30,7 +30,6 @@ def main() -> int:
 
     computer = ComputerPlayer()
     try:
-        computer.start()
         run(settings, computer)
     except InvalidToken:
         print(

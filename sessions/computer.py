@@ -31,7 +31,7 @@ from typing import Any
 
 from games import ai
 from games.ai import DEFAULT_BUDGETS, HARD_CAP_SECONDS, Budget
-from games.ai.worker import Reply, loaded_packages, think
+from games.ai.worker import Reply, think
 
 log = logging.getLogger(__name__)
 
@@ -104,13 +104,6 @@ class ComputerPlayer:
             self._in_flight -= 1
         self._note(game_id, level, reply, full, time.time() - submitted)
         return reply.decision.action
-
-    def start(self) -> None:
-        """Start the worker processes now, in the background (each takes about a second
-        to spawn), so that the first computer move does not wait for them."""
-        pool = self._ensure_pool()
-        for _ in range(self.workers):
-            pool.submit(loaded_packages)
 
     def worker_memory(self) -> dict[int, int]:
         """The resident memory (KiB) each worker reported with its latest reply, by pid."""

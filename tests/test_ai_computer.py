@@ -174,19 +174,3 @@ async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
     seconds = [b.seconds for b in budgets if b is not None]
     assert seconds == pytest.approx([0.05, 0.025, 0.05 / 3, 0.0125, 0.01])
     assert sum("under load" in record.getMessage() for record in caplog.records) >= 4
-
-
-def test_start_spawns_every_worker_before_the_first_move() -> None:
-    submitted: list[object] = []
-
-    class Recording(ThreadPoolExecutor):
-        def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-            submitted.append(fn)
-            return super().submit(fn, *args, **kwargs)
-
-    computer = ComputerPlayer(workers=2, executor_factory=lambda workers: Recording(workers))
-    try:
-        computer.start()
-        assert submitted == [loaded_packages, loaded_packages]  # one warm-up job a worker
-    finally:
-        computer.close()
