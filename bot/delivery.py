@@ -303,9 +303,7 @@ class Delivery:
     def send(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> None:
         """Post a one-off message (a command's reply) in the background: whoever asked
         does not wait for the chat's flood limit."""
-        task = asyncio.get_running_loop().create_task(self._send_quietly(chat_id, screen, urgent))
-        self._sends.add(task)
-        task.add_done_callback(self._sends.discard)
+        self.spawn(self._send_quietly(chat_id, screen, urgent))
 
     async def send_now(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> int | None:
         """Post a one-off message and wait for it: its id, or None if the chat is closed
@@ -353,11 +351,7 @@ class Delivery:
     def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
         """Post a document (a match record) in the background; PTB's ``send_document``
         through the bot's rate limiter like every call."""
-        task = asyncio.get_running_loop().create_task(
-            self._send_document(chat_id, filename, content, caption)
-        )
-        self._sends.add(task)
-        task.add_done_callback(self._sends.discard)
+        self.spawn(self._send_document(chat_id, filename, content, caption))
 
     async def _send_document(
         self, chat_id: int, filename: str, content: bytes, caption: str
