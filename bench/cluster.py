@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from bisect import bisect_left
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,9 +98,12 @@ class Budget:
         self.by_chat: dict[int, list[float]] = defaultdict(list)
         self.all: list[float] = []
         self.flooded = 0
+        self.methods: Counter[str] = Counter()
 
     def on_call(self, call: Call) -> None:
         """Listener of the fake server."""
+        kind = "" if call.chat_id is None else " (group)" if call.chat_id < 0 else " (private)"
+        self.methods[call.method + kind] += 1
         if call.method in PACED and call.chat_id is not None:
             if call.ok:
                 self.by_chat[call.chat_id].append(call.at)
@@ -148,6 +151,13 @@ class Row:
         )
 
 
+    def methods(self) -> str:
+        """Bot API calls per move by method, under the table."""
+        moves = self.stats.moves or 1
+        by_method = sorted(self.budget.methods.items(), key=lambda item: -item[1])
+        return "  per move: " + ", ".join(f"{m} {n / moves:.2f}" for m, n in by_method)
+
+
 HEADER = (
     "| store | workers | G | limits | moves/s | p50 ms | p99 ms | API calls/move "
     "| CPU ms/move (all workers) "
@@ -185,6 +195,8 @@ async def run_setting(
     rng = random.Random(number)
     try:
         opened = [Table(fake, traffic.queries, "king", n, rng) for n in range(tables)]
+        for table in opened:  # 200 tables open through the token's 30 a second: a minute or two
+            table.open_timeout = 300.0
         for table in opened:
             traffic.add(table)
         try:
@@ -248,6 +260,7 @@ async def main(args: argparse.Namespace) -> None:
                 store, workers, tables, limits, args.seconds, folder, pg_url, number
             )
             print(row.render(), flush=True)
+            print(row.methods(), flush=True)
     finally:
         if process is not None:
             process.terminate()

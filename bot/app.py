@@ -124,7 +124,9 @@ async def startup(app: KolodaApp) -> None:
         ) from error
     prefs = Preferences(manager.store)
     messages = Messages(manager.store)
-    ledger = SessionLedger(messages, prefs)
+    ledger = SessionLedger(
+        messages, prefs, owner=manager.worker_id, lease=settings.lease_seconds
+    )
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
     if settings.shared:  # Telegram's budget is per token: every worker paces through one

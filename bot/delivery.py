@@ -36,6 +36,7 @@ from telegram.ext import ExtBot
 
 from bot.limiter import LATER, NORMAL, URGENT, FloodLimiter
 from bot.render.common import Screen
+from storage import MessageRef
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,9 @@ RETRY_PAUSE = 0.5
 #: for a newer one, so at a brisk table it goes out together with their next
 #: turn's buttons, as one edit: a move then costs the table and one hand.
 DEFER = 10.0
+#: With several workers: seconds between two looks at a message whose delivery
+#: lease another worker holds (it is sending or editing it right now).
+LEASE_POLL = 0.1
 
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -80,6 +84,24 @@ class Ledger(Protocol):
         or committed a newer one) — or None if there is none."""
         ...
 
+    async def lease(self, session_id: int, purpose: str, chat_id: int) -> MessageRef | None:
+        """With several workers: this worker's lease on delivering the slot's message,
+        and the message as stored now (a placeholder with no id if it is about to be
+        posted); None while another worker holds the lease."""
+        ...
+
+    async def release(
+        self,
+        session_id: int,
+        purpose: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give the lease back: the message now shows ``shown``, posted as ``posted``
+        (chat id, message id) if it was just posted."""
+        ...
+
     async def unreachable(self, user_id: int) -> None:
         """The user's private chat refused us (403)."""
         ...
@@ -102,6 +124,7 @@ class _Slot:
     delivered: tuple[Any, ...] | None = None
     worker: asyncio.Task[None] | None = None
     repost: bool = False
+    posted: bool = False  # (several workers) just posted: the lease's release records it
     force: bool = False  # deliver even a screen equal to the one delivered last
     edit_only: bool = False
     final: bool = False  # the session is over: forget the slot once delivered
@@ -426,10 +449,13 @@ class Delivery:
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:
                     return
-                if await self._newer_shown(slot, version):
+                if self._leased(slot):
+                    if not await self._deliver_leased(slot, screen, version):
+                        return
                     continue
                 if not await self._deliver(slot, screen, version):
                     return
+                await self._shown(slot, version)
         except Exception as error:
             if _in_transit(error) or isinstance(error, TelegramError):
                 # Telegram unreachable or refusing: the slot's next screen tries again
@@ -465,22 +491,48 @@ class Delivery:
             if idle and slot.pending is None and slot.ephemeral_for is None:
                 del self._slots[key]
 
+    def _leased(self, slot: _Slot) -> bool:
+        """True if the slot's message is delivered under a lease shared with other workers."""
+        return self.shared and slot.stored
+
     async def _newer_shown(self, slot: _Slot, version: int) -> bool:
-        """With several workers, just before delivering: take the message id another
-        worker may have posted meanwhile, and True if one already drew ``version`` or
-        a newer one into the message, or committed a newer one that the message must
-        show (that worker delivers it): this screen is then not sent."""
-        if not self.shared or not slot.stored or slot.repost:
+        """With several workers, before waiting for the chat's turn: True if another
+        worker already drew ``version`` or a newer one into the message, or committed a
+        newer one that the message must show (that worker delivers it): this screen
+        is then not sent, and costs none of the chat's budget."""
+        if not self._leased(slot) or slot.repost:
             return False
         stored = await self.ledger.stored_message(slot.session_id, slot.purpose, slot.chat_id)
-        if stored is None:
-            return False
-        slot.message_id, shown, wanted = stored
-        if shown < version and wanted <= version:
-            return False
-        log.debug("%s/%s shows %s and wants %s; %s not sent", slot.session_id, slot.purpose,
-                  shown, wanted, version)
-        return True
+        return stored is not None and _superseded(slot, stored[1], stored[2], version)
+
+    async def _deliver_leased(self, slot: _Slot, screen: Screen, version: int) -> bool:
+        """With several workers (the turn in the limiter taken): deliver under the
+        message's lease, so no other worker sends or edits it meanwhile — an older
+        screen never lands over a newer one, a new message is posted once — and only
+        if the message does not already show this version or a newer one. False when
+        the chat is closed to us."""
+        while (ref := await self.ledger.lease(slot.session_id, slot.purpose, slot.chat_id)) is None:
+            await asyncio.sleep(LEASE_POLL)  # another worker is sending it right now
+        if slot.pending is not None and slot.pending_version > version:
+            # a newer screen came while we waited: it goes in this turn instead
+            screen, version, slot.pending = slot.pending, slot.pending_version, None
+        delivered = slot.posted = False
+        try:
+            if not slot.repost and _superseded(slot, ref.shown, ref.wanted, version):
+                return True
+            slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
+            if not await self._deliver(slot, screen, version):
+                return False
+            delivered = True
+            return True
+        finally:
+            new_id = slot.message_id if slot.posted else None
+            slot.posted = False
+            await self.ledger.release(
+                slot.session_id, slot.purpose,
+                shown=version if delivered else None,
+                posted=None if new_id is None else (slot.chat_id, new_id),
+            )
 
     async def _shown(self, slot: _Slot, version: int) -> None:
         if slot.stored and slot.message_id is not None:
@@ -502,7 +554,6 @@ class Delivery:
             self._slots.pop((slot.session_id, slot.purpose), None)
             return False
         slot.delivered, slot.force = screen.key(), False
-        await self._shown(slot, version)
         return True
 
     async def _send(self, chat_id: int, screen: Screen, priority: int) -> int:
@@ -534,6 +585,9 @@ class Delivery:
             rate_limit_args={"turn_taken": True},
         )
         slot.message_id, slot.repost = message.message_id, False
+        if self._leased(slot):
+            slot.posted = True  # the lease's release records it
+            return
         await self.ledger.posted(
             slot.session_id, slot.purpose, slot.chat_id, message.message_id, version
         )
@@ -599,6 +653,17 @@ class Delivery:
             await self.ledger.unreachable(chat_id)
         else:
             await self.ledger.chat_gone(chat_id)
+
+
+def _superseded(slot: _Slot, shown: int, wanted: int, version: int) -> bool:
+    """True if a message that shows ``shown`` and should show ``wanted`` needs nothing of
+    ``version``: it shows that or newer, or a newer version was committed (whose worker
+    delivers it)."""
+    if shown < version and wanted <= version:
+        return False
+    log.debug("%s/%s shows %s and wants %s; %s not sent", slot.session_id, slot.purpose,
+              shown, wanted, version)
+    return True
 
 
 def _in_transit(error: Exception) -> bool:

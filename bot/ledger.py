@@ -6,20 +6,34 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from sessions import Messages, Preferences
+from storage import MessageRef
+
+#: Seconds a worker's lease on delivering a message stands by default: longer than a
+#: send or an edit takes (PTB's read timeout is 10 s).
+DELIVERY_LEASE = 30.0
 
 
 class SessionLedger:
-    """Message ids and shown versions in the store; 403s marked in the preferences."""
+    """Message ids and shown versions in the store; 403s marked in the preferences.
+
+    ``owner`` names this worker in the delivery leases (several workers), which
+    stand ``lease`` seconds: how long a worker killed mid-send keeps the others
+    from its message (``KOLODA_LEASE_SECONDS``, like its background work's).
+    """
 
     def __init__(
         self,
         messages: Messages,
         prefs: Preferences,
         on_chat_gone: Callable[[int], Awaitable[None]] | None = None,
+        owner: str = "",
+        lease: float = DELIVERY_LEASE,
     ) -> None:
         self._messages = messages
         self._prefs = prefs
         self.on_chat_gone = on_chat_gone
+        self.owner = owner
+        self.lease_seconds = lease
 
     async def message_id(self, session_id: int, purpose: str, chat_id: int) -> int | None:
         """The stored id of the session's message for ``purpose`` in ``chat_id``."""
@@ -47,6 +61,23 @@ class SessionLedger:
             if ref.purpose == purpose and ref.chat_id == chat_id and ref.message_id is not None:
                 return ref.message_id, ref.shown, ref.wanted
         return None
+
+    async def lease(self, session_id: int, purpose: str, chat_id: int) -> MessageRef | None:
+        """This worker's lease on delivering the message (None: another worker's)."""
+        return await self._messages.lease(
+            session_id, purpose, chat_id, self.owner, self.lease_seconds
+        )
+
+    async def release(
+        self,
+        session_id: int,
+        purpose: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give the lease back, recording what the message now shows."""
+        await self._messages.release(session_id, purpose, self.owner, shown=shown, posted=posted)
 
     async def unreachable(self, user_id: int) -> None:
         """Mark a user's private chat closed to the bot."""

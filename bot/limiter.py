@@ -71,18 +71,26 @@ Reserve = Callable[[int, float, float], Awaitable[float]]
 
 @dataclass(frozen=True)
 class Pace:
-    """``count`` requests per ``per`` seconds, spread evenly (with a small margin, so
-    no window of ``per`` seconds ever holds more than ``count``)."""
+    """``count`` requests per ``per`` seconds, spread evenly, ``margin`` times wider
+    apart than exactly even, so no window of ``per`` seconds ever holds more than
+    ``count`` even if a request arrives up to :attr:`slack` seconds late."""
 
     count: int
     per: float
+    # 5 % to spare: requests that leave on time can still arrive bunched (the HTTP
+    # client queues them, the event loop is busy), and Telegram counts arrivals
+    margin: float = 1.05
 
     @property
     def interval(self) -> float:
         """Seconds between two requests."""
-        # 5 % to spare: requests that leave on time can still arrive bunched (the HTTP
-        # client queues them), and Telegram counts arrivals
-        return self.per / self.count * 1.05
+        return self.per / self.count * self.margin
+
+    @property
+    def slack(self) -> float:
+        """How late a request may arrive without ``count + 1`` falling into some window
+        of ``per`` seconds: ``count · interval − per``."""
+        return self.count * self.interval - self.per
 
 
 @dataclass(frozen=True)
@@ -91,13 +99,15 @@ class Limits:
 
     group: Pace | None = Pace(20, 60.0)
     private: Pace | None = Pace(1, 1.0)
-    overall: Pace | None = Pace(30, 1.0)
+    #: 10 % to spare: a request may arrive 0.1 s late (the overall budget is where
+    #: requests crowd, from every chat and, sharing it, from several workers)
+    overall: Pace | None = Pace(30, 1.0, margin=1.1)
 
     def scaled(self, factor: float) -> Limits:
         """The same limits on a clock ``factor`` times faster (a fake Bot API's)."""
 
         def faster(pace: Pace | None) -> Pace | None:
-            return None if pace is None else Pace(pace.count, pace.per / factor)
+            return None if pace is None else Pace(pace.count, pace.per / factor, pace.margin)
 
         return Limits(faster(self.group), faster(self.private), faster(self.overall))
 

@@ -9,6 +9,8 @@ cannot post them again, and they vanish when the client closes them.
 
 from __future__ import annotations
 
+import time
+
 from storage import MessageRef, Store
 
 TABLE = "table"
@@ -44,6 +46,29 @@ class Messages:
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
         """The message of ``purpose`` now shows ``version``."""
         await self._store.mark_shown(session_id, purpose, version)
+
+    async def lease(
+        self, session_id: int, purpose: str, chat_id: int, owner: str, seconds: float
+    ) -> MessageRef | None:
+        """``owner``'s lease on delivering the message of ``purpose`` for ``seconds``
+        (see :meth:`storage.Store.lease_message`): the message as stored, or None while
+        another owner holds it."""
+        now = time.time()
+        return await self._store.lease_message(
+            session_id, purpose, chat_id, owner, now, now + seconds
+        )
+
+    async def release(
+        self,
+        session_id: int,
+        purpose: str,
+        owner: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give ``owner``'s delivery lease back, recording what the message now shows."""
+        await self._store.release_message(session_id, purpose, owner, shown=shown, posted=posted)
 
     async def forget(self, session_id: int, purpose: str) -> None:
         """The message of ``purpose`` is no longer ours to update."""

@@ -183,4 +183,10 @@ MIGRATIONS: list[str] = [
         next  REAL NOT NULL
     );
     """,
+    # 8: which worker is sending or editing a message, until when (PostgreSQL's
+    # migration 6): one worker at a time delivers each message.
+    """
+    ALTER TABLE messages ADD COLUMN lease_owner TEXT;
+    ALTER TABLE messages ADD COLUMN lease_until REAL;
+    """,
 ]

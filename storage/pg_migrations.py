@@ -185,4 +185,10 @@ PG_MIGRATIONS: list[str] = [
         next  DOUBLE PRECISION NOT NULL
     );
     """,
+    # 6: which worker is sending or editing a message, until when: one worker at a
+    # time delivers each message (SQLite's migration 8).
+    """
+    ALTER TABLE messages ADD COLUMN lease_owner TEXT;
+    ALTER TABLE messages ADD COLUMN lease_until DOUBLE PRECISION;
+    """,
 ]

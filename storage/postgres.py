@@ -514,6 +514,50 @@ class PostgresStore:
             "SELECT DISTINCT session FROM messages WHERE shown < wanted ORDER BY session"
         )
 
+    async def lease_message(
+        self, session_id: int, purpose: str, chat_id: int, owner: str, now: float, until: float
+    ) -> MessageRef | None:
+        """Take the delivery lease on a message (one atomic upsert)."""
+        row = await self.pool.fetchrow(
+            "INSERT INTO messages (session, purpose, chat_id, shown, wanted, lease_owner,"
+            " lease_until) VALUES ($1, $2, $3, -1, -1, $4, $5)"
+            " ON CONFLICT (session, purpose) DO UPDATE"
+            " SET lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until"
+            " WHERE messages.lease_owner IS NULL OR messages.lease_owner = EXCLUDED.lease_owner"
+            " OR messages.lease_until <= $6"
+            " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+            session_id, purpose, chat_id, owner, float(until), float(now),
+        )
+        return None if row is None else MessageRef(*row)
+
+    async def release_message(
+        self,
+        session_id: int,
+        purpose: str,
+        owner: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give a delivery lease back (one transaction)."""
+        chat_id, message_id = posted if posted is not None else (None, None)
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE messages SET"
+                " lease_owner = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_owner END,"
+                " lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END,"
+                " shown = GREATEST(shown, COALESCE($4, shown)),"
+                " wanted = GREATEST(wanted, COALESCE($4, wanted)),"
+                " chat_id = COALESCE($5, chat_id), message_id = COALESCE($6, message_id)"
+                " WHERE session = $1 AND purpose = $2",
+                session_id, purpose, owner, shown, chat_id, message_id,
+            )
+            await conn.execute(
+                "DELETE FROM messages WHERE session = $1 AND purpose = $2"
+                " AND message_id IS NULL AND inline_message_id IS NULL AND lease_owner IS NULL",
+                session_id, purpose,
+            )
+
     # ------------------------------------------------------------ users and chats
 
     async def remember_user(self, user_id: int, name: str) -> None:

@@ -228,6 +228,36 @@ class Store(Protocol):
         """Sessions with a message that shows an older version than it should."""
         ...
 
+    async def lease_message(
+        self, session_id: int, purpose: str, chat_id: int, owner: str, now: float, until: float
+    ) -> MessageRef | None:
+        """Take the delivery lease on the message of ``purpose`` for ``owner`` until
+        ``until`` (times are time.time()): the message as stored now, or None while
+        another owner's lease on it is valid at ``now``.
+
+        A message not stored yet (about to be posted) is leased as a placeholder
+        with no message id, shown and wanted -1. So with several workers only one
+        sends or edits a message at a time, and a brand-new one is posted once.
+        """
+        ...
+
+    async def release_message(
+        self,
+        session_id: int,
+        purpose: str,
+        owner: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give back ``owner``'s lease on the message of ``purpose`` (if still theirs).
+
+        ``shown``: the version the message now shows (``shown`` and ``wanted``
+        never go back); ``posted``: the (chat id, message id) it was just posted
+        as. A placeholder that got no message is forgotten.
+        """
+        ...
+
     # ------------------------------------------------------------ users and chats
 
     async def remember_user(self, user_id: int, name: str) -> None:

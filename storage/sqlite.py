@@ -443,6 +443,59 @@ class SqliteStore:
             "SELECT DISTINCT session FROM messages WHERE shown < wanted ORDER BY session"
         )
 
+    async def lease_message(
+        self, session_id: int, purpose: str, chat_id: int, owner: str, now: float, until: float
+    ) -> MessageRef | None:
+        """Take the delivery lease on a message (one upsert)."""
+
+        async def work(tx: Tx) -> MessageRef | None:
+            cursor = await tx.execute(
+                "INSERT INTO messages (session, purpose, chat_id, shown, wanted, lease_owner,"
+                " lease_until) VALUES (?, ?, ?, -1, -1, ?, ?)"
+                " ON CONFLICT (session, purpose) DO UPDATE"
+                " SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until"
+                " WHERE messages.lease_owner IS NULL OR messages.lease_owner = excluded.lease_owner"
+                " OR messages.lease_until <= ?"
+                " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+                (session_id, purpose, chat_id, owner, until, now),
+            )
+            row = await cursor.fetchone()
+            return None if row is None else MessageRef(*row)
+
+        return await self.db.write(work)
+
+    async def release_message(
+        self,
+        session_id: int,
+        purpose: str,
+        owner: str,
+        *,
+        shown: int | None = None,
+        posted: tuple[int, int] | None = None,
+    ) -> None:
+        """Give a delivery lease back (one transaction)."""
+        chat_id, message_id = posted if posted is not None else (None, None)
+
+        async def work(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE messages SET"
+                " lease_owner = CASE WHEN lease_owner = :owner THEN NULL ELSE lease_owner END,"
+                " lease_until = CASE WHEN lease_owner = :owner THEN NULL ELSE lease_until END,"
+                " shown = MAX(shown, COALESCE(:shown, shown)),"
+                " wanted = MAX(wanted, COALESCE(:shown, wanted)),"
+                " chat_id = COALESCE(:chat, chat_id), message_id = COALESCE(:message, message_id)"
+                " WHERE session = :session AND purpose = :purpose",
+                {"owner": owner, "shown": shown, "chat": chat_id, "message": message_id,
+                 "session": session_id, "purpose": purpose},
+            )
+            await tx.execute(
+                "DELETE FROM messages WHERE session = ? AND purpose = ?"
+                " AND message_id IS NULL AND inline_message_id IS NULL AND lease_owner IS NULL",
+                (session_id, purpose),
+            )
+
+        await self.db.write(work)
+
     # ------------------------------------------------------------ users and chats
 
     async def remember_user(self, user_id: int, name: str) -> None:

@@ -514,6 +514,45 @@ async def test_shown_never_goes_back_and_behind_sessions(store: Store) -> None:
     assert [m.shown for m in await store.messages_of(second.id)] == [7]
 
 
+async def test_one_owner_at_a_time_delivers_a_message(store: Store) -> None:
+    record = await created(store)
+    await store.set_message(record.id, MessageRef("table", CHAT, 10, shown=2, wanted=3))
+    leased = await store.lease_message(record.id, "table", CHAT, "a", 100.0, 130.0)
+    assert leased == MessageRef("table", CHAT, 10, shown=2, wanted=3)
+    assert await store.lease_message(record.id, "table", CHAT, "b", 101.0, 131.0) is None
+    # the holder may take it again (to renew it); another owner once it has run out
+    assert await store.lease_message(record.id, "table", CHAT, "a", 102.0, 140.0) is not None
+    assert await store.lease_message(record.id, "table", CHAT, "b", 139.0, 169.0) is None
+    assert await store.lease_message(record.id, "table", CHAT, "b", 140.0, 170.0) is not None
+    # a release by an owner whose lease ran out records what it showed, frees nothing
+    await store.release_message(record.id, "table", "a", shown=3)
+    assert await store.lease_message(record.id, "table", CHAT, "c", 141.0, 171.0) is None
+    await store.release_message(record.id, "table", "b", shown=2)
+    assert await store.messages_of(record.id) == [MessageRef("table", CHAT, 10, shown=3, wanted=3)]
+    assert await store.lease_message(record.id, "table", CHAT, "c", 142.0, 172.0) is not None
+
+
+async def test_a_message_about_to_be_posted_is_posted_once(store: Store) -> None:
+    record = await created(store)
+    placeholder = await store.lease_message(record.id, "hand:1", ANN, "a", 100.0, 130.0)
+    assert placeholder == MessageRef("hand:1", ANN, None, shown=-1, wanted=-1)
+    assert await store.lease_message(record.id, "hand:1", ANN, "b", 100.5, 130.5) is None
+    await store.release_message(record.id, "hand:1", "a", shown=4, posted=(ANN, 77))
+    assert await store.lease_message(record.id, "hand:1", ANN, "b", 101.0, 131.0) == MessageRef(
+        "hand:1", ANN, 77, shown=4, wanted=4
+    )
+    await store.release_message(record.id, "hand:1", "b")
+    assert await store.messages_of(record.id) == [MessageRef("hand:1", ANN, 77, shown=4, wanted=4)]
+
+
+async def test_a_placeholder_that_got_no_message_is_forgotten(store: Store) -> None:
+    record = await created(store)
+    assert await store.lease_message(record.id, "hand:1", ANN, "a", 100.0, 130.0) is not None
+    await store.release_message(record.id, "hand:1", "a")  # the post failed (403)
+    assert await store.messages_of(record.id) == []
+    assert await store.behind_session_ids() == []
+
+
 # ---------------------------------------------------------------- users, chats, invites
 
 

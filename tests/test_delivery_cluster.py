@@ -1,0 +1,164 @@
+"""Two workers delivering the same messages over one PostgreSQL database.
+
+Each worker has its own :class:`~bot.delivery.Delivery` in shared mode; the
+delivery lease on each message (``Store.lease_message``) lets one worker at a
+time send or edit it, so an older screen never lands over a newer one and a
+brand-new message is posted once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.delivery import Delivery
+from bot.ledger import SessionLedger
+from bot.limiter import FloodLimiter, Limits
+from bot.render.common import screen
+from sessions import Messages, Preferences, hand_purpose
+from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
+
+GROUP, ANN = -100, 1001
+TABLE = "table"
+
+
+class _Sent:
+    def __init__(self, message_id: int) -> None:
+        self.message_id = message_id
+        self.api_kwargs: dict[str, Any] = {}
+
+
+class Telegram:
+    """Both workers' Bot API, in the order requests arrive; ``gate`` holds one
+    worker's requests on their way (a slow network) until it is set."""
+
+    def __init__(self) -> None:
+        self.arrived: list[tuple[str, str, int, str]] = []  # (worker, method, chat, text)
+        self.texts: dict[tuple[int, int], str] = {}
+        self.next_id = 500
+
+    def bot(self, worker: str, gate: asyncio.Event | None = None) -> Any:
+        telegram = self
+
+        class Bot:
+            in_flight = asyncio.Event()
+
+            async def send_message(self, chat_id: int, text: str, **_: Any) -> _Sent:
+                self.in_flight.set()
+                if gate is not None:
+                    await gate.wait()
+                telegram.arrived.append((worker, "send", chat_id, text))
+                telegram.next_id += 1
+                telegram.texts[(chat_id, telegram.next_id)] = text
+                return _Sent(telegram.next_id)
+
+            async def edit_message_text(
+                self, text: str, *, chat_id: int, message_id: int, **_: Any
+            ) -> bool:
+                self.in_flight.set()
+                if gate is not None:
+                    await gate.wait()
+                telegram.arrived.append((worker, "edit", chat_id, text))
+                telegram.texts[(chat_id, message_id)] = text
+                return True
+
+        return Bot()
+
+
+@pytest.fixture
+async def store(pg_database: str) -> AsyncIterator[Store]:
+    opened = await open_store(pg_database)
+    yield opened
+    await opened.close()
+
+
+def worker(store: Store, bot: Any, name: str) -> Delivery:
+    """One worker's delivery, with the limits off and its own lease owner name."""
+    ledger = SessionLedger(Messages(store), Preferences(store), owner=name)
+    return Delivery(bot, FloodLimiter(Limits.off()), ledger, defer=0.0, shared=True)
+
+
+async def a_session(store: Store) -> int:
+    return await store.create_session(
+        SessionRecord(
+            id=0, chat_id=GROUP, kind="group", game="eleven", status="lobby", creator=ANN,
+            options={}, timer=None, seed=1, version=1, moves=0, state=None, deadline=None,
+            result=None, created=1.0, seats=[SeatRecord(ANN, "Ann", None)],
+        )
+    )
+
+
+async def test_an_older_screen_never_lands_over_a_newer_one(store: Store) -> None:
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=1, wanted=1))
+    telegram, slow = Telegram(), asyncio.Event()
+    bot_a = telegram.bot("a", gate=slow)
+    first, second = worker(store, bot_a, "a"), worker(store, telegram.bot("b"), "b")
+    first.show(session, TABLE, GROUP, screen("table v2"), 2)
+    await asyncio.wait_for(bot_a.in_flight.wait(), 5)  # worker a's edit is on its way
+    second.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.sleep(0.3)
+    assert telegram.arrived == []  # b waits: a is editing the message right now
+    slow.set()
+    await asyncio.wait_for(asyncio.gather(first.flush(), second.flush()), 5)
+    arrived = [(w, text) for w, _, _, text in telegram.arrived]
+    assert arrived == [("a", "table v2"), ("b", "table v3")]
+    assert telegram.texts[(GROUP, 7)] == "table v3"
+    [ref] = await store.messages_of(session)
+    assert ref.shown == 3
+
+
+async def test_a_new_message_is_posted_once_by_two_workers(store: Store) -> None:
+    session = await a_session(store)
+    telegram, slow = Telegram(), asyncio.Event()
+    bot_a = telegram.bot("a", gate=slow)
+    first, second = worker(store, bot_a, "a"), worker(store, telegram.bot("b"), "b")
+    hand = hand_purpose(0)
+    first.show(session, hand, ANN, screen("your cards"), 2)
+    await asyncio.wait_for(bot_a.in_flight.wait(), 5)
+    second.show(session, hand, ANN, screen("your cards"), 2)  # b draws the same version
+    await asyncio.sleep(0.3)
+    slow.set()
+    await asyncio.wait_for(asyncio.gather(first.flush(), second.flush()), 5)
+    assert [(w, method) for w, method, _, _ in telegram.arrived] == [("a", "send")]
+    assert await store.messages_of(session) == [MessageRef(hand, ANN, 501, shown=2, wanted=2)]
+    # the next version b draws edits that message: it does not post another
+    second.show(session, hand, ANN, screen("your cards, one fewer"), 3)
+    await asyncio.wait_for(second.flush(), 5)
+    assert telegram.arrived[-1] == ("b", "edit", ANN, "your cards, one fewer")
+    assert telegram.texts[(ANN, 501)] == "your cards, one fewer"
+
+
+async def test_a_screen_another_worker_superseded_is_not_sent(store: Store) -> None:
+    session = await a_session(store)
+    # another worker committed version 4 for the table and is delivering it
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=1, wanted=4))
+    telegram = Telegram()
+    late = worker(store, telegram.bot("a"), "a")
+    late.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.wait_for(late.flush(), 5)
+    assert telegram.arrived == []
+
+
+async def test_a_failed_post_leaves_no_placeholder_and_frees_the_message(store: Store) -> None:
+    session = await a_session(store)
+    telegram = Telegram()
+    failing = telegram.bot("a")
+
+    async def refused(chat_id: int, text: str, **_: Any) -> _Sent:
+        from telegram.error import BadRequest
+
+        raise BadRequest("Bad Request: chat not found")
+
+    failing.send_message = refused
+    first = worker(store, failing, "a")
+    first.show(session, hand_purpose(0), ANN, screen("your cards"), 2)
+    await asyncio.wait_for(first.flush(), 5)
+    assert await store.messages_of(session) == []
+    second = worker(store, telegram.bot("b"), "b")
+    second.show(session, hand_purpose(0), ANN, screen("your cards"), 2)
+    await asyncio.wait_for(second.flush(), 5)
+    assert [(w, method) for w, method, _, _ in telegram.arrived] == [("b", "send")]
