@@ -1,6 +1,7 @@
 """Fifteen: draw towards 15 without going over, nearer 15 takes the pot.
 
-Easy stands at 12 or more. Normal and strong decide exactly: the unseen cards
+Easy stands at 12 or more (as the dealer against a lone card stood on, a
+10, at 10 or more). Normal and strong decide exactly: the unseen cards
 (the 52 less the seat's own) give the opponent's final total as an exact
 distribution — for the dealer, over the hands his opponent could hold with
 the count of cards he drew; for the non-dealer, over the dealer's hands if he
@@ -28,9 +29,23 @@ Spread = dict[int, float]  # final total (BUST for any total over 15) -> probabi
 
 
 def easy(view: View, rng: random.Random) -> str:
-    """Stand on 12 or more (when standing is allowed), otherwise draw."""
+    """Stand on 12 or more (when standing is allowed), otherwise draw.
+
+    The dealer whose opponent stood on his first card alone knows that card
+    is a 10 (unless any card may be stood on): he stands on 10 or more (11
+    wins the pot for sure, 10 keeps it for a tie) and draws below.
+    """
     legal: list[str] = view["legal"]
-    if "stand" in legal and (view["total"] >= STAND_AT or "draw" not in legal):
+    stand_at = STAND_AT
+    opponent = 1 - int(view["seat"])
+    if (
+        view["seat"] == view["dealer"]
+        and view["stood"][opponent]
+        and view["hand_sizes"][opponent] == 1
+        and not view["options"]["stand_on_any_card"]
+    ):
+        stand_at = 10
+    if "stand" in legal and (view["total"] >= stand_at or "draw" not in legal):
         return "stand"
     return "draw" if "draw" in legal else legal[0]
 

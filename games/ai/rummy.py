@@ -1,13 +1,15 @@
 """Rummy: draw, meld sets and runs, lay off, discard; go out first.
 
-Easy takes the discard only when it completes a meld, melds and lays off
-whenever it can (the biggest meld first), and discards its highest card that
-belongs to no meld in the making (no pair, no near neighbour of its suit).
+Easy takes the discard only when it completes a meld or can be laid off at
+once onto a meld on the table, melds and lays off whenever it can (the
+biggest meld first), and discards its highest card that belongs to no meld
+in the making (no pair, no near neighbour of its suit).
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.ai.playbook import Playbook, policy_rollout, score_margin
 from games.base import Event, Game, View
@@ -16,6 +18,7 @@ from games.rummy import (
     RUN_POSITION,
     Rummy,
     hand_points,
+    layoff_cards,
     meld_cards,
     run_codes,
     set_codes,
@@ -33,8 +36,15 @@ def easy(view: View, rng: random.Random) -> str:
     hand: list[str] = view["hand"]
     if view["phase"] == "draw":
         pile: list[str] = view["discard"]
-        return "take" if "take" in legal and pile and completes_meld(hand, pile[-1]) else "draw"
+        melds: list[dict[str, Any]] = view["melds"]
+        wanted = bool(pile) and (completes_meld(hand, pile[-1]) or lays_off(melds, pile[-1]))
+        return "take" if "take" in legal and wanted else "draw"
     return meld_or_discard(legal, hand)
+
+
+def lays_off(melds: list[dict[str, Any]], card: str) -> bool:
+    """True if ``card`` could be laid off onto one of the ``melds`` on the table."""
+    return any(card in layoff_cards(meld["cards"]) for meld in melds)
 
 
 def completes_meld(hand: list[str], card: str) -> bool:
@@ -67,7 +77,8 @@ def ranked_discards(legal: list[str], hand: list[str]) -> list[str]:
 
 
 def shortlist(view: View, easy_choice: str) -> list[str]:
-    """What the search weighs: draw or take, and the few best discards.
+    """What the search weighs: draw or take, and the few best discards (never a
+    card of a meld in the making worth no more than a card that builds nothing).
 
     Melding and laying off as soon as possible is kept from the rule of thumb
     (holding melds back rarely pays in a two-handed deal and splits the budget
@@ -76,7 +87,13 @@ def shortlist(view: View, easy_choice: str) -> list[str]:
     legal: list[str] = view["legal"]
     if view["phase"] == "draw" or easy_choice.startswith(("set:", "run:", "lay:")):
         return legal if view["phase"] == "draw" else [easy_choice]
-    return ranked_discards(legal, view["hand"])[:SHORTLIST_DISCARDS]
+    hand: list[str] = view["hand"]
+    ranked = ranked_discards(legal, hand)
+    idle = [CARD_POINTS[c[0]] for c in ranked if not builds(hand, c)]
+    # Breaking a meld in the making to discard a card worth no more than a card
+    # that builds nothing is dominated: the idle card is both useless and dearer.
+    worth = [c for c in ranked if not builds(hand, c) or not idle or CARD_POINTS[c[0]] > max(idle)]
+    return worth[:SHORTLIST_DISCARDS]
 
 
 def builds(hand: list[str], card: str) -> bool:
@@ -114,7 +131,7 @@ def outcome(start: Game, end: Game, events: list[Event], seat: int) -> float:
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=greedy_rollout,
-    strong_rollout=policy_rollout(easy, ("phase", "discard")),
+    strong_rollout=policy_rollout(easy, ("phase", "discard", "melds")),
     outcome=outcome,
     shortlist=shortlist,
     max_moves=300,
