@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 
 from games.ai import compact_oh_hell as compact
+from games.ai.compact import INDEX, NAMES, cards_of
+from games.ai.compact import rewards as compact_rewards
 from games.ai.estimate import Sampling, best_option
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -70,7 +72,7 @@ def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str
             if mover == seat:
                 bids[mover] = int(bid[4:])
             elif bids[mover] is None:
-                hand = [compact.NAMES[c] for c in compact.cards_of(world.hands[mover])]
+                hand = [NAMES[c] for c in cards_of(world.hands[mover])]
                 made = sum(b for b in bids if b is not None)
                 forbidden = size - made if hook and mover == view["dealer"] else None
                 legal = [f"bid:{n}" for n in range(size + 1) if n != forbidden]
@@ -169,10 +171,10 @@ def compact_space(view: View) -> Space | None:
     sampler = compact.Sampler(view)
     return Space(
         sample=sampler.sample,
-        encode=compact.INDEX.__getitem__,
-        decode=compact.NAMES.__getitem__,
+        encode=INDEX.__getitem__,
+        decode=NAMES.__getitem__,
         rollout=compact.easy_rollout,
-        rewards=compact.rewards,
+        rewards=compact_rewards,
     )
 
 

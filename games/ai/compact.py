@@ -1,0 +1,297 @@
+"""Compact trick-game states for search: the pieces every game's state shares.
+
+The rules engines keep plain JSON-like data — right for storing and showing a
+game, slow for a search that clones a state and lists its moves tens of
+thousands of times a second. A compact state holds one deal's play in ints:
+card ``c`` is bit ``c`` (``suit * 13 + rank``, suits ``S H D C``, rank 0 = the
+two … 12 = the ace), so a hand is one int, following suit is one ``&``, and
+cloning copies a few short lists. Each game's module (``compact_<game>.py``)
+plays by exactly its engine's rules; tests/test_ai_compact.py plays both side
+by side.
+
+Here: the card indexing, :class:`TrickState` (the trick in play, hands as bit
+sets), :class:`Unseen` (dealing the cards a seat cannot see, honouring what it
+knows), and the rules of thumb of ``games.ai.trickplay`` on compact states.
+Legal cards are listed suit by suit in ``S H D C`` order, as the engines sort
+plain suits, so the rules of thumb break ties exactly as on a view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.base import Event
+from games.cards import RANK_STRENGTH, SUITS
+from games.sampling import deal_unseen
+
+#: Card names by index and back: index = suit * 13 + (strength - 2).
+NAMES: list[str] = [
+    rank + suit for suit in SUITS for rank in sorted(RANK_STRENGTH, key=RANK_STRENGTH.__getitem__)
+]
+INDEX: dict[str, int] = {name: index for index, name in enumerate(NAMES)}
+SUIT_MASKS: list[int] = [((1 << 13) - 1) << (13 * s) for s in range(4)]
+#: Every card above card c in its suit, as a mask.
+ABOVE: list[int] = [SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)]
+NO_SUIT = -1
+#: Shuffles tried before :class:`Unseen` deals card by card under the constraints.
+QUICK_TRIES = 20
+
+
+def mask_of(cards: list[str] | set[str]) -> int:
+    """The bit set of card names."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << INDEX[card]
+    return mask
+
+
+#: For each suit, the card indexes of every 13-bit pattern of that suit.
+_SUIT_CARDS: list[list[tuple[int, ...]]] = [
+    [tuple(13 * s + r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)]
+    for s in range(4)
+]
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card indexes in a bit set, lowest first (a table lookup per suit)."""
+    out: list[int] = []
+    for s in range(4):
+        pattern = mask >> (13 * s) & 0x1FFF
+        if pattern:
+            out.extend(_SUIT_CARDS[s][pattern])
+    return out
+
+
+def suit_cards(mask: int, suit: int) -> list[int]:
+    """The card indexes of ``suit`` in a bit set, lowest first."""
+    return list(_SUIT_CARDS[suit][mask >> (13 * suit) & 0x1FFF])
+
+
+def power(card: int, trump: int) -> int:
+    """Trick-taking power for ordering: rank, trumps above every plain card."""
+    return card % 13 + (100 if card // 13 == trump else 0)
+
+
+class TrickState:
+    """The part of a compact trick-game deal every game shares.
+
+    ``best``/``best_seat`` is the card winning the trick so far, ``gone``
+    every card played this deal (the trick on the table included), ``scores``
+    what each seat has scored this deal so far (the game's own meaning).
+    """
+
+    __slots__ = (
+        "best",
+        "best_seat",
+        "deal_no",
+        "gone",
+        "hands",
+        "in_trick",
+        "led",
+        "players",
+        "scores",
+        "trump",
+        "turn",
+    )
+
+    players: int
+    hands: list[int]
+    scores: list[int]
+    trump: int
+    turn: int | None
+    led: int
+    best: int
+    best_seat: int
+    in_trick: int
+    gone: int
+    deal_no: int
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play; None once the deal is over."""
+        return self.turn
+
+    def _copy_into(self, copy: TrickState) -> None:
+        """Copy the shared fields into ``copy`` (a bare instance of the same class)."""
+        copy.players = self.players
+        copy.hands = self.hands[:]
+        copy.scores = self.scores[:]
+        copy.trump = self.trump
+        copy.turn = self.turn
+        copy.led = self.led
+        copy.best = self.best
+        copy.best_seat = self.best_seat
+        copy.in_trick = self.in_trick
+        copy.gone = self.gone
+        copy.deal_no = self.deal_no
+
+    def _start(self, players: int, hands: list[int], trump: int, turn: int | None) -> None:
+        """Set the shared fields for a deal with no card on the table."""
+        self.players = players
+        self.hands = hands
+        self.scores = [0] * players
+        self.trump = trump
+        self.turn = turn
+        self.led, self.best, self.best_seat, self.in_trick = NO_SUIT, 0, 0, 0
+        self.gone = 0
+        self.deal_no = 0
+
+    def _replay(self, history: list[dict[str, Any]], trick: list[list[Any]]) -> None:
+        """Mark the cards of ``history`` gone and lay the trick on the table as it stands."""
+        for done in history:
+            self.gone |= mask_of([card for _, card in done["cards"]])
+        for seat, card in trick:
+            index = INDEX[card]
+            if self.beats(index):
+                self.best, self.best_seat = index, seat
+            if self.in_trick == 0:
+                self.led = index // 13
+            self.in_trick += 1
+            self.gone |= 1 << index
+
+    def follow_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play in a follow-suit game: the suit led if it has
+        any, else its hand."""
+        hand = self.hands[seat]
+        if self.led != NO_SUIT:
+            same = hand & SUIT_MASKS[self.led]
+            if same:
+                return same
+        return hand
+
+    def beats(self, card: int) -> bool:
+        """True if ``card`` would win the trick as it stands."""
+        if self.in_trick == 0:
+            return True
+        suit, best_suit = card // 13, self.best // 13
+        if suit == best_suit:
+            return card > self.best
+        return suit == self.trump
+
+    def _lay(self, seat: int, card: int) -> bool:
+        """Play ``seat``'s ``card`` to the trick; True once the trick is complete
+        (``best_seat`` took it and leads next), else the turn passes left."""
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.gone |= bit
+        if self.beats(card):
+            self.best, self.best_seat = card, seat
+        if self.in_trick == 0:
+            self.led = card // 13
+        self.in_trick += 1
+        if self.in_trick < self.players:
+            self.turn = (seat + 1) % self.players
+            return False
+        self.in_trick = 0
+        self.led = NO_SUIT
+        self.turn = self.best_seat
+        return True
+
+
+class Unseen:
+    """The cards one seat cannot see and the zones they are dealt to, over and over.
+
+    Zones are the other hands in order; ``barred[z]`` holds the cards zone
+    ``z`` is known not to hold. Cards beyond the zones' sizes are left over
+    (a stock). Each deal shuffles and cuts, which is exactly uniform over the
+    valid deals; when :data:`QUICK_TRIES` shuffles break a constraint,
+    ``games.sampling.deal_unseen`` places the constrained cards first.
+    """
+
+    def __init__(self, unseen: list[str], sizes: list[int], barred: list[set[str]]) -> None:
+        self.unseen = unseen
+        self.sizes = sizes
+        self.barred = barred
+        self.barred_masks = [mask_of(cards) for cards in barred]
+        self.indexes = [INDEX[card] for card in unseen]
+        self.rest = len(unseen) - sum(sizes)
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The zones' bit sets, and the cards in dealt order (zone after zone,
+        then the leftover cards)."""
+        cards = self.indexes[:]
+        for _ in range(QUICK_TRIES):
+            rng.shuffle(cards)
+            start = 0
+            masks = []
+            for size, barred in zip(self.sizes, self.barred_masks, strict=True):
+                mask = 0
+                for card in cards[start : start + size]:
+                    mask |= 1 << card
+                if mask & barred:
+                    break
+                masks.append(mask)
+                start += size
+            else:
+                return masks, cards
+        dealt = deal_unseen(self.unseen, [*self.sizes, self.rest], [*self.barred, set()], rng)
+        return [mask_of(zone) for zone in dealt[:-1]], [INDEX[c] for zone in dealt for c in zone]
+
+
+# ------------------------------------------------------------------ rules of thumb
+#
+# ``games.ai.trickplay`` on compact states: ``state`` is a TrickState, ``legal``
+# the seat's legal cards in index order.
+
+#: Whether winning the trick with a card pays: (state, card) -> bool.
+Pays = Callable[[Any, int], bool]
+#: A card's value or danger for ordering.
+Value = Callable[[int], float]
+
+
+def lead_strong(state: Any, seat: int, legal: list[int]) -> int:
+    """A master card (none higher left out) if any, plain before trump; else the
+    lowest card of the longest plain suit (``trickplay.lead_strong``)."""
+    trump = state.trump
+    known = state.gone | state.hands[seat]
+    masters = [c for c in legal if ABOVE[c] & ~known == 0]
+    if masters:
+        return max(masters, key=lambda c: (c // 13 != trump, power(c, trump)))
+    hand = state.hands[seat]
+    lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    return min(legal, key=lambda c: (c // 13 == trump, -lengths[c // 13], power(c, trump)))
+
+
+def take_if_worth(state: Any, legal: list[int], pays: Pays | None, value: Value) -> int:
+    """Follow to a trick worth winning (``trickplay.take_if_worth``); ``pays`` None:
+    every winning card pays."""
+    trump = state.trump
+    winners = [c for c in legal if state.beats(c)]
+    paying = winners if pays is None else [c for c in winners if pays(state, c)]
+    if paying:
+        pick = min if state.in_trick == state.players - 1 else max
+        return pick(paying, key=lambda c: power(c, trump))
+    losers = [c for c in legal if c not in winners]
+    if losers:
+        return min(losers, key=lambda c: (value(c), power(c, trump)))
+    return min(legal, key=lambda c: (-value(c), power(c, trump)))
+
+
+def avoid(state: Any, legal: list[int], danger: Value) -> int:
+    """Follow to a trick better lost (``trickplay.avoid``)."""
+    trump = state.trump
+    losers = [c for c in legal if not state.beats(c)]
+    if losers:
+        return max(losers, key=lambda c: (danger(c), power(c, trump)))
+    return max(legal, key=lambda c: (-danger(c), power(c, trump)))
+
+
+def lead_low(state: Any, legal: list[int], danger: Value) -> int:
+    """The lowest safe card (``trickplay.lead_low``)."""
+    trump = state.trump
+    return min(legal, key=lambda c: (danger(c), power(c, trump)))
+
+
+def random_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:
+    """A uniformly random legal card."""
+    return legal[rng.randrange(len(legal))]
+
+
+def rewards(start: Any, end: Any, events: list[Event]) -> list[float]:
+    """Each seat's deal score minus the mean of the others' (as ``score_rewards``)."""
+    scores = end.scores
+    total = sum(scores)
+    others = len(scores) - 1
+    return [s - (total - s) / others for s in scores]
