@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 
-from games.ai import compact, compact_king
+from games.ai import compact, compact_eleven, compact_king
 from games.ai import compact_oh_hell as compact_oh
+from games.ai import eleven as ai_eleven
 from games.ai import king as ai_king
 from games.ai.compact import INDEX, NAMES, cards_of, mask_of
-from games.ai.ismcts import Rollout
+from games.ai.ismcts import Rollout, score_rewards
 from games.base import Event, Game
+from games.cards import make_deck
+from games.eleven import Eleven
 from games.king import King, contracts_for, deck_for, known_absent
 from games.oh_hell import OhHell
 
@@ -206,11 +209,13 @@ def check_king(game: Game, state: Any) -> None:
 @pytest.mark.parametrize("seed", range(60))
 def test_compact_king_follows_the_engine_move_for_move(seed: int) -> None:
     game = king_trick_deal(seed)
+    start = game.clone()
     state = compact_king.from_view(game.view(game.turn), game.hands)
     events, compact_events = play_side_by_side(
         game, state, card_name, random.Random(seed), check_king
     )
     assert compact_events[0]["deal_scores"] == deal_end(events)["deal_scores"]
+    assert compact.rewards(None, state, compact_events) == score_rewards(start, game, events)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -259,3 +264,59 @@ def test_compact_king_respects_a_forced_king_and_a_banned_heart_lead() -> None:
     state._apply(0, INDEX["2S"])
     state.hands[1] = compact.mask_of(["KH", "3D"])
     assert state.legal_actions(1) == [INDEX["KH"]]
+
+
+# ------------------------------------------------------------------ Eleven
+
+
+def eleven_deal(seed: int) -> Eleven:
+    """An Eleven match some random moves into its first deal (in either phase)."""
+    rng = random.Random(seed)
+    game = Eleven.new(2, {"dealer_leads": seed % 3 == 0}, seed=seed, dealer=seed % 2)
+    random_moves(game, rng, rng.randrange(0, 30))
+    return game
+
+
+def check_eleven(game: Game, state: Any) -> None:
+    assert isinstance(game, Eleven)
+    assert state.scores == game.figures
+    assert [hand_names(h) for h in state.hands] == [set(h) for h in game.hands]
+    assert state.stock[state.drawn :] == [INDEX[c] for c in game.stock]
+
+
+@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("by_rollout", [False, True])
+def test_compact_eleven_follows_the_engine_move_for_move(seed: int, by_rollout: bool) -> None:
+    game = eleven_deal(seed)
+    game.draws_in_row = seed % 3  # a multiplier of 1, 2 or 4
+    start = game.clone()
+    state = compact_eleven.from_view(game.view(game.turn), game.hands, game.stock)
+    rollouts = (ai_eleven.PLAYBOOK.strong_rollout, compact_eleven.easy_rollout)
+    events, compact_events = play_side_by_side(
+        game, state, card_name, random.Random(seed), check_eleven, rollouts if by_rollout else None
+    )
+    end = deal_end(events)
+    assert compact_events[0]["deal_scores"] == end["deal_scores"]
+    assert compact_events[0]["figures"] == end["figures"]
+    expected = ai_eleven.rewards(start, game, events)
+    assert ai_eleven.compact_rewards(None, state, compact_events) == expected
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_compact_eleven_samples_keep_the_view(seed: int) -> None:
+    game = eleven_deal(seed)
+    seat = game.turn
+    view = game.view(seat)
+    sampler = compact_eleven.Sampler(view)
+    gone = {card for d in view["history"] for _, card in d["cards"]}
+    gone |= {card for _, card in view["trick"]}
+    rng = random.Random(seed)
+    for _ in range(40):
+        world = sampler.sample(rng)
+        dealt = [hand_names(h) for h in world.hands]
+        assert dealt[seat] == set(view["hand"])
+        assert [len(h) for h in dealt] == view["hand_sizes"]
+        stock = [NAMES[c] for c in world.stock]
+        assert len(stock) == view["stock"]
+        assert sorted([*dealt[0], *dealt[1], *stock, *gone]) == sorted(make_deck(32))
+        assert world.scores == view["deal_points"] and world.to_move == seat
