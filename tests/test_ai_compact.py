@@ -10,8 +10,10 @@ import pytest
 
 from games.ai import compact, compact_eleven, compact_king
 from games.ai import compact_oh_hell as compact_oh
+from games.ai import compact_two_ten_jack as compact_ttj
 from games.ai import eleven as ai_eleven
 from games.ai import king as ai_king
+from games.ai import two_ten_jack as ai_two_ten_jack
 from games.ai.compact import INDEX, NAMES, cards_of, mask_of
 from games.ai.ismcts import Rollout, score_rewards
 from games.base import Event, Game
@@ -19,6 +21,7 @@ from games.cards import make_deck
 from games.eleven import Eleven
 from games.king import King, contracts_for, deck_for, known_absent
 from games.oh_hell import OhHell
+from games.two_ten_jack import TwoTenJack, _drawn_in_time, _fits, _voids
 
 
 def play_phase(seed: int, deal_size: int) -> OhHell:
@@ -319,4 +322,85 @@ def test_compact_eleven_samples_keep_the_view(seed: int) -> None:
         stock = [NAMES[c] for c in world.stock]
         assert len(stock) == view["stock"]
         assert sorted([*dealt[0], *dealt[1], *stock, *gone]) == sorted(make_deck(32))
+        assert world.scores == view["deal_points"] and world.to_move == seat
+
+
+# ------------------------------------------------------------------ Two-Ten-Jack
+
+
+def two_ten_jack_deal(seed: int) -> TwoTenJack:
+    """A 2-4 player match, stock face up or down, some random moves into its first deal."""
+    rng = random.Random(seed)
+    players = 2 + seed % 3
+    options = {"stock_face_up": seed % 4 != 3}
+    game = TwoTenJack.new(players, options, seed=seed, dealer=seed % players)
+    random_moves(game, rng, rng.randrange(0, 45))
+    return game
+
+
+def ttj_name(state: Any, action: int) -> str:
+    """A compact Two-Ten-Jack action's name, as the seat to move would say it."""
+    return compact_ttj.decoder(state.in_trick == 0)(action)
+
+
+def check_two_ten_jack(game: Game, state: Any) -> None:
+    assert isinstance(game, TwoTenJack)
+    assert state.scores == game.points
+    assert [hand_names(h) for h in state.hands] == [set(h) for h in game.hands]
+    assert state.stock[state.drawn :] == [INDEX[c] for c in game.stock]
+
+
+@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("by_rollout", [False, True])
+def test_compact_two_ten_jack_follows_the_engine_move_for_move(seed: int, by_rollout: bool) -> None:
+    game = two_ten_jack_deal(seed)
+    start = game.clone()
+    state = compact_ttj.from_view(game.view(game.turn), game.hands, game.stock)
+    rollouts = (ai_two_ten_jack.PLAYBOOK.strong_rollout, compact_ttj.easy_rollout)
+    events, compact_events = play_side_by_side(
+        game,
+        state,
+        ttj_name,
+        random.Random(seed),
+        check_two_ten_jack,
+        rollouts if by_rollout else None,
+    )
+    assert compact_events[0]["deal_scores"] == deal_end(events)["deal_scores"]
+    assert compact.rewards(None, state, compact_events) == score_rewards(start, game, events)
+
+
+def test_compact_two_ten_jack_names_the_declared_speculation() -> None:
+    assert compact_ttj.encode("AS:trump") == compact_ttj.AS_TRUMP
+    assert compact_ttj.encode("AS:spade") == compact_ttj.encode("AS") == INDEX["AS"]
+    assert compact_ttj.decoder(True)(INDEX["AS"]) == "AS:spade"
+    assert compact_ttj.decoder(False)(INDEX["AS"]) == "AS"
+    assert compact_ttj.decoder(False)(INDEX["TH"]) == "TH"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compact_two_ten_jack_samples_keep_the_view_and_the_voids(seed: int) -> None:
+    game = two_ten_jack_deal(seed)
+    seat = game.turn
+    view = game.view(seat)
+    sampler = compact_ttj.Sampler(view)
+    lacking, since = _voids(view)
+    gone = {card for d in view["history"] for _, card in d["cards"]}
+    gone |= {card for _, card in view["trick"]}
+    rng = random.Random(seed)
+    for _ in range(40):
+        world = sampler.sample(rng)
+        dealt = [hand_names(h) for h in world.hands]
+        assert dealt[seat] == set(view["hand"])
+        assert [len(h) for h in dealt] == view["hand_sizes"]
+        stock = [NAMES[c] for c in world.stock]
+        assert len(stock) == view["stock"]
+        if view["stock_top"] is not None:
+            assert stock[0] == view["stock_top"]
+        assert sorted([*set().union(*dealt), *stock, *gone]) == sorted(game.deck_cards())
+        for other, hand in enumerate(dealt):
+            if other != seat:
+                unknown = [c for c in hand if c not in view["known_cards"][other]]
+                assert set(view["known_cards"][other]) <= hand
+                assert all(_fits(card, lacking[other]) for card in unknown)
+                assert _drawn_in_time(unknown, since[other])
         assert world.scores == view["deal_points"] and world.to_move == seat

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, Self, TypeVar
 
-from games.base import Event
+from games.base import Event, View
 from games.cards import RANK_STRENGTH, SUITS
 from games.sampling import deal_unseen
 
@@ -74,15 +74,23 @@ def power(card: int, trump: int) -> int:
     return card % 13 + (100 if card // 13 == trump else 0)
 
 
+#: :func:`power` by trump suit and card (``POWERS[NO_SUIT]`` is the last row: no trumps).
+POWERS: list[list[int]] = [[power(c, trump) for c in range(52)] for trump in (0, 1, 2, 3, -1)]
+#: Every card: what beats the empty trick.
+EVERY_CARD = (1 << 52) - 1
+
+
 class TrickState:
     """The part of a compact trick-game deal every game shares.
 
-    ``best``/``best_seat`` is the card winning the trick so far, ``gone``
-    every card played this deal (the trick on the table included), ``scores``
-    what each seat has scored this deal so far (the game's own meaning).
+    ``best``/``best_seat`` is the card winning the trick so far and
+    ``beating`` the cards that would win it now, ``gone`` every card played
+    this deal (the trick on the table included), ``scores`` what each seat
+    has scored this deal so far (the game's own meaning).
     """
 
     __slots__ = (
+        "beating",
         "best",
         "best_seat",
         "deal_no",
@@ -104,6 +112,7 @@ class TrickState:
     led: int
     best: int
     best_seat: int
+    beating: int
     in_trick: int
     gone: int
     deal_no: int
@@ -112,6 +121,10 @@ class TrickState:
     def to_move(self) -> int | None:
         """The seat to play; None once the deal is over."""
         return self.turn
+
+    def clone(self) -> Self:
+        """An independent copy (each game copies its own fields too)."""
+        raise NotImplementedError
 
     def _copy_into(self, copy: TrickState) -> None:
         """Copy the shared fields into ``copy`` (a bare instance of the same class)."""
@@ -123,6 +136,7 @@ class TrickState:
         copy.led = self.led
         copy.best = self.best
         copy.best_seat = self.best_seat
+        copy.beating = self.beating
         copy.in_trick = self.in_trick
         copy.gone = self.gone
         copy.deal_no = self.deal_no
@@ -135,6 +149,7 @@ class TrickState:
         self.trump = trump
         self.turn = turn
         self.led, self.best, self.best_seat, self.in_trick = NO_SUIT, 0, 0, 0
+        self.beating = EVERY_CARD
         self.gone = 0
         self.deal_no = 0
 
@@ -144,8 +159,9 @@ class TrickState:
             self.gone |= mask_of([card for _, card in done["cards"]])
         for seat, card in trick:
             index = INDEX[card]
-            if self.beats(index):
+            if self.beating >> index & 1:
                 self.best, self.best_seat = index, seat
+                self.beating = self.beating_mask(index)
             if self.in_trick == 0:
                 self.led = index // 13
             self.in_trick += 1
@@ -163,12 +179,15 @@ class TrickState:
 
     def beats(self, card: int) -> bool:
         """True if ``card`` would win the trick as it stands."""
-        if self.in_trick == 0:
-            return True
-        suit, best_suit = card // 13, self.best // 13
-        if suit == best_suit:
-            return card > self.best
-        return suit == self.trump
+        return bool(self.beating >> card & 1)
+
+    def beating_mask(self, best: int) -> int:
+        """The cards that beat ``best`` once it wins the trick: higher ones of its
+        suit, and every trump if it is not one."""
+        suit = best // 13
+        if suit == self.trump or self.trump == NO_SUIT:
+            return ABOVE[best]
+        return ABOVE[best] | SUIT_MASKS[self.trump]
 
     def _lay(self, seat: int, card: int) -> bool:
         """Play ``seat``'s ``card`` to the trick; True once the trick is complete
@@ -176,8 +195,9 @@ class TrickState:
         bit = 1 << card
         self.hands[seat] ^= bit
         self.gone |= bit
-        if self.beats(card):
+        if self.beating >> card & 1:
             self.best, self.best_seat = card, seat
+            self.beating = self.beating_mask(card)
         if self.in_trick == 0:
             self.led = card // 13
         self.in_trick += 1
@@ -186,8 +206,18 @@ class TrickState:
             return False
         self.in_trick = 0
         self.led = NO_SUIT
+        self.beating = EVERY_CARD
         self.turn = self.best_seat
         return True
+
+
+def seen_cards(view: View) -> set[str]:
+    """The cards a trick-game view shows: the seat's hand, the tricks played, the table."""
+    seen = set(view["hand"])
+    for done in view["history"]:
+        seen.update(card for _, card in done["cards"])
+    seen.update(card for _, card in view["trick"])
+    return seen
 
 
 class Unseen:
@@ -230,6 +260,44 @@ class Unseen:
         return [mask_of(zone) for zone in dealt[:-1]], [INDEX[c] for zone in dealt for c in zone]
 
 
+S = TypeVar("S", bound=TrickState)
+
+
+class Sampler(Generic[S]):
+    """Deals the cards one seat cannot see, over and over, into copies of ``base``.
+
+    Everything the view fixes is worked out once: ``base`` holds the seat's
+    hand and the play so far, ``unseen`` the cards to deal to the ``others``
+    (whose ``held`` cards, known to the seat, stay with them). Each sample
+    deals the unseen cards and gives the leftover ones to :meth:`rest`.
+    """
+
+    def __init__(
+        self, base: S, others: list[int], unseen: Unseen, held: list[int] | None = None
+    ) -> None:
+        self.base = base
+        self.others = others
+        self.unseen = unseen
+        self.held = held or [0] * len(others)
+        self.dealt = sum(unseen.sizes)
+
+    def sample(self, rng: random.Random) -> S:
+        """One world consistent with the view."""
+        state = self.base.clone()
+        masks, cards = self.deal(rng)
+        for other, mask, held in zip(self.others, masks, self.held, strict=True):
+            state.hands[other] = mask | held
+        self.rest(state, cards[self.dealt :])
+        return state
+
+    def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The other hands' unseen cards and every unseen card in dealt order (as ``Unseen``)."""
+        return self.unseen.deal(rng)
+
+    def rest(self, state: S, cards: list[int]) -> None:
+        """Place the cards left over after the hands (a stock); none by default."""
+
+
 # ------------------------------------------------------------------ rules of thumb
 #
 # ``games.ai.trickplay`` on compact states: ``state`` is a TrickState, ``legal``
@@ -245,43 +313,46 @@ def lead_strong(state: Any, seat: int, legal: list[int]) -> int:
     """A master card (none higher left out) if any, plain before trump; else the
     lowest card of the longest plain suit (``trickplay.lead_strong``)."""
     trump = state.trump
+    powers = POWERS[trump]
     known = state.gone | state.hands[seat]
     masters = [c for c in legal if ABOVE[c] & ~known == 0]
     if masters:
-        return max(masters, key=lambda c: (c // 13 != trump, power(c, trump)))
+        return max(masters, key=lambda c: (c // 13 != trump, powers[c]))
     hand = state.hands[seat]
     lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
-    return min(legal, key=lambda c: (c // 13 == trump, -lengths[c // 13], power(c, trump)))
+    return min(legal, key=lambda c: (c // 13 == trump, -lengths[c // 13], powers[c]))
 
 
 def take_if_worth(state: Any, legal: list[int], pays: Pays | None, value: Value) -> int:
     """Follow to a trick worth winning (``trickplay.take_if_worth``); ``pays`` None:
     every winning card pays."""
-    trump = state.trump
-    winners = [c for c in legal if state.beats(c)]
+    powers = POWERS[state.trump]
+    beating = state.beating
+    winners = [c for c in legal if beating >> c & 1]
     paying = winners if pays is None else [c for c in winners if pays(state, c)]
     if paying:
         pick = min if state.in_trick == state.players - 1 else max
-        return pick(paying, key=lambda c: power(c, trump))
-    losers = [c for c in legal if c not in winners]
+        return pick(paying, key=powers.__getitem__)
+    losers = [c for c in legal if not beating >> c & 1]
     if losers:
-        return min(losers, key=lambda c: (value(c), power(c, trump)))
-    return min(legal, key=lambda c: (-value(c), power(c, trump)))
+        return min(losers, key=lambda c: (value(c), powers[c]))
+    return min(legal, key=lambda c: (-value(c), powers[c]))
 
 
 def avoid(state: Any, legal: list[int], danger: Value) -> int:
     """Follow to a trick better lost (``trickplay.avoid``)."""
-    trump = state.trump
-    losers = [c for c in legal if not state.beats(c)]
+    powers = POWERS[state.trump]
+    beating = state.beating
+    losers = [c for c in legal if not beating >> c & 1]
     if losers:
-        return max(losers, key=lambda c: (danger(c), power(c, trump)))
-    return max(legal, key=lambda c: (-danger(c), power(c, trump)))
+        return max(losers, key=lambda c: (danger(c), powers[c]))
+    return max(legal, key=lambda c: (-danger(c), powers[c]))
 
 
 def lead_low(state: Any, legal: list[int], danger: Value) -> int:
     """The lowest safe card (``trickplay.lead_low``)."""
-    trump = state.trump
-    return min(legal, key=lambda c: (danger(c), power(c, trump)))
+    powers = POWERS[state.trump]
+    return min(legal, key=lambda c: (danger(c), powers[c]))
 
 
 def random_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:

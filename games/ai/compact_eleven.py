@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.ai import compact
 from games.ai.compact import (
     INDEX,
     NO_SUIT,
@@ -26,6 +27,7 @@ from games.ai.compact import (
     cards_of,
     lead_strong,
     mask_of,
+    seen_cards,
     suit_cards,
     take_if_worth,
 )
@@ -109,27 +111,22 @@ def from_view(view: View, hands: list[list[str]], stock: list[str]) -> CompactEl
     return state
 
 
-class Sampler:
-    """Deals the cards one seat cannot see, over and over, into compact states."""
+class Sampler(compact.Sampler[CompactEleven]):
+    """Deals the cards one seat cannot see to the opponent's hand and the stock."""
 
     def __init__(self, view: View) -> None:
         seat = int(view["seat"])
-        hand: list[str] = view["hand"]
-        tricks = [done["cards"] for done in view["history"]] + [view["trick"]]
-        seen = set(hand) | {card for plays in tricks for _, card in plays}
+        seen = seen_cards(view)
         unseen = [card for card in make_deck(32) if card not in seen]
-        self.opponent = 1 - seat
-        self.size = int(view["hand_sizes"][self.opponent])
-        self.unseen = Unseen(unseen, [self.size], [set()])
-        self.base = from_view(view, [hand if s == seat else [] for s in (0, 1)], [])
+        super().__init__(
+            from_view(view, [view["hand"] if s == seat else [] for s in (0, 1)], []),
+            [1 - seat],
+            Unseen(unseen, [int(view["hand_sizes"][1 - seat])], [set()]),
+        )
 
-    def sample(self, rng: random.Random) -> CompactEleven:
-        """One world consistent with the view."""
-        state = self.base.clone()
-        masks, cards = self.unseen.deal(rng)
-        state.hands[self.opponent] = masks[0]
-        state.stock = cards[self.size :]
-        return state
+    def rest(self, state: CompactEleven, cards: list[int]) -> None:
+        """The cards left over are the stock, in dealt order."""
+        state.stock = cards
 
 
 def easy_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.ai import compact
 from games.ai.compact import (
     INDEX,
     NAMES,
     NO_SUIT,
+    POWERS,
     SUIT_MASKS,
     TrickState,
     Unseen,
@@ -28,7 +30,7 @@ from games.ai.compact import (
     lead_low,
     lead_strong,
     mask_of,
-    power,
+    seen_cards,
     suit_cards,
     take_if_worth,
 )
@@ -148,53 +150,40 @@ def from_view(view: View, hands: list[list[str]]) -> CompactKing:
     return state
 
 
-class Sampler:
-    """Deals the hands one seat cannot see, over and over, into compact states."""
+class Sampler(compact.Sampler[CompactKing]):
+    """Deals the hands one seat cannot see into compact states, honouring what
+    the play showed (``games.king.known_absent``)."""
 
     def __init__(self, view: View) -> None:
         seat = int(view["seat"])
         players = int(view["players"])
-        hand: list[str] = view["hand"]
-        tricks = [done["cards"] for done in view["history"]] + [view["trick"]]
-        seen = set(hand) | {card for plays in tricks for _, card in plays}
+        seen = seen_cards(view)
         unseen = [card for card in deck_for(players) if card not in seen]
         absent = known_absent(view, unseen)
-        self.others = [s for s in range(players) if s != seat]
-        self.unseen = Unseen(
-            unseen,
-            [int(view["hand_sizes"][o]) for o in self.others],
-            [absent[o] for o in self.others],
+        others = [s for s in range(players) if s != seat]
+        super().__init__(
+            from_view(view, [view["hand"] if s == seat else [] for s in range(players)]),
+            others,
+            Unseen(
+                unseen, [int(view["hand_sizes"][o]) for o in others], [absent[o] for o in others]
+            ),
         )
-        self.base = from_view(view, [hand if s == seat else [] for s in range(players)])
-
-    def sample(self, rng: random.Random) -> CompactKing:
-        """One world consistent with the view."""
-        state = self.base.clone()
-        masks, _ = self.unseen.deal(rng)
-        for other, mask in zip(self.others, masks, strict=True):
-            state.hands[other] = mask
-        return state
 
 
 def easy_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:
     """The easy policy's trick play (``games.ai.king``) on a compact state."""
     contract = state.contract
     if not contract.negative:
-        trump = state.trump
         if state.in_trick == 0:
             return lead_strong(state, seat, legal)
-        return take_if_worth(state, legal, None, lambda c: power(c, trump))
+        return take_if_worth(state, legal, None, POWERS[state.trump].__getitem__)
     can_cost = (
         contract.trick_cost[state.tricks_done + 1]
         or state.table_cost
         or contract.cost_mask & ~state.gone
     )
     if not can_cost:
-        return max(legal, key=_rank)
+        return max(legal, key=POWERS[NO_SUIT].__getitem__)
     if state.in_trick == 0:
         return lead_low(state, legal, contract.card_cost.__getitem__)
     return avoid(state, legal, contract.card_cost.__getitem__)
-
-
-def _rank(card: int) -> int:
-    return card % 13

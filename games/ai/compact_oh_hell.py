@@ -14,8 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.ai import compact
 from games.ai.compact import (
     NO_SUIT,
+    POWERS,
     SUIT_MASKS,
     TrickState,
     Unseen,
@@ -24,7 +26,7 @@ from games.ai.compact import (
     lead_low,
     lead_strong,
     mask_of,
-    power,
+    seen_cards,
     suit_cards,
     take_if_worth,
 )
@@ -118,48 +120,34 @@ def from_view(view: View, hands: list[list[str]]) -> CompactOhHell:
     return state
 
 
-class Sampler:
-    """Deals the cards one seat cannot see, over and over, into compact states.
-
-    Everything the view fixes (the seat's hand, the cards gone, the voids
-    shown) is worked out once; each sample deals the unseen cards to the
-    other hands, never a suit a seat showed void.
-    """
+class Sampler(compact.Sampler[CompactOhHell]):
+    """Deals the cards one seat cannot see into compact states, never a suit a
+    seat showed void."""
 
     def __init__(self, view: View) -> None:
         seat = int(view["seat"])
-        hand: list[str] = view["hand"]
-        tricks = [done["cards"] for done in view["history"]] + [view["trick"]]
-        seen = set(hand) | {card for plays in tricks for _, card in plays}
+        players = int(view["players"])
+        seen = seen_cards(view)
         if view["trump_card"]:
             seen.add(view["trump_card"])
         unseen = [card for card in make_deck(52) if card not in seen]
-        self.others = [s for s in range(int(view["players"])) if s != seat]
-        voids = voids_known(int(view["players"]), tricks)
-        self.unseen = Unseen(
-            unseen,
-            [int(view["hand_sizes"][o]) for o in self.others],
-            [{c for c in unseen if c[1] in voids[o]} for o in self.others],
+        tricks = [done["cards"] for done in view["history"]] + [view["trick"]]
+        voids = voids_known(players, tricks)
+        others = [s for s in range(players) if s != seat]
+        super().__init__(
+            from_view(view, [view["hand"] if s == seat else [] for s in range(players)]),
+            others,
+            Unseen(
+                unseen,
+                [int(view["hand_sizes"][o]) for o in others],
+                [{c for c in unseen if c[1] in voids[o]} for o in others],
+            ),
         )
-        self.base = from_view(view, [hand if s == seat else [] for s in range(view["players"])])
-        self.seat = seat
-
-    def sample(self, rng: random.Random) -> CompactOhHell:
-        """One world consistent with the view."""
-        state = self.base.clone()
-        masks, _ = self.unseen.deal(rng)
-        for other, mask in zip(self.others, masks, strict=True):
-            state.hands[other] = mask
-        return state
 
 
 def easy_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:
     """The easy policy's trick play (``games.ai.oh_hell``) on a compact state."""
-    trump = state.trump
-
-    def strength(card: int) -> int:
-        return power(card, trump)
-
+    strength = POWERS[state.trump].__getitem__
     if state.bids[seat] - state.won[seat] > 0:
         if state.in_trick == 0:
             return lead_strong(state, seat, legal)
