@@ -323,9 +323,9 @@ def lead_strong(state: Any, seat: int, legal: list[int]) -> int:
     return min(legal, key=lambda c: (c // 13 == trump, -lengths[c // 13], powers[c]))
 
 
-def take_if_worth(state: Any, legal: list[int], pays: Pays | None, value: Value) -> int:
+def take_if_worth(state: Any, legal: list[int], pays: Pays | None, value: Value | None) -> int:
     """Follow to a trick worth winning (``trickplay.take_if_worth``); ``pays`` None:
-    every winning card pays."""
+    every winning card pays; ``value`` None: a card is worth its power."""
     powers = POWERS[state.trump]
     beating = state.beating
     winners = [c for c in legal if beating >> c & 1]
@@ -334,24 +334,31 @@ def take_if_worth(state: Any, legal: list[int], pays: Pays | None, value: Value)
         pick = min if state.in_trick == state.players - 1 else max
         return pick(paying, key=powers.__getitem__)
     losers = [c for c in legal if not beating >> c & 1]
+    if value is None:
+        return min(losers, key=powers.__getitem__) if losers else max(legal, key=powers.__getitem__)
     if losers:
         return min(losers, key=lambda c: (value(c), powers[c]))
     return min(legal, key=lambda c: (-value(c), powers[c]))
 
 
-def avoid(state: Any, legal: list[int], danger: Value) -> int:
-    """Follow to a trick better lost (``trickplay.avoid``)."""
+def avoid(state: Any, legal: list[int], danger: Value | None) -> int:
+    """Follow to a trick better lost (``trickplay.avoid``); ``danger`` None: a card
+    is as dangerous as it is powerful."""
     powers = POWERS[state.trump]
     beating = state.beating
     losers = [c for c in legal if not beating >> c & 1]
+    if danger is None:
+        return max(losers, key=powers.__getitem__) if losers else min(legal, key=powers.__getitem__)
     if losers:
         return max(losers, key=lambda c: (danger(c), powers[c]))
     return max(legal, key=lambda c: (-danger(c), powers[c]))
 
 
-def lead_low(state: Any, legal: list[int], danger: Value) -> int:
-    """The lowest safe card (``trickplay.lead_low``)."""
+def lead_low(state: Any, legal: list[int], danger: Value | None) -> int:
+    """The lowest safe card (``trickplay.lead_low``); ``danger`` None: no card is dangerous."""
     powers = POWERS[state.trump]
+    if danger is None:
+        return min(legal, key=powers.__getitem__)
     return min(legal, key=lambda c: (danger(c), powers[c]))
 
 

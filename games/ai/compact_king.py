@@ -176,7 +176,7 @@ def easy_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) ->
     if not contract.negative:
         if state.in_trick == 0:
             return lead_strong(state, seat, legal)
-        return take_if_worth(state, legal, None, POWERS[state.trump].__getitem__)
+        return take_if_worth(state, legal, None, None)
     can_cost = (
         contract.trick_cost[state.tricks_done + 1]
         or state.table_cost

@@ -17,7 +17,6 @@ from typing import Any
 from games.ai import compact
 from games.ai.compact import (
     NO_SUIT,
-    POWERS,
     SUIT_MASKS,
     TrickState,
     Unseen,
@@ -147,18 +146,13 @@ class Sampler(compact.Sampler[CompactOhHell]):
 
 def easy_rollout(state: Any, seat: int, legal: list[int], rng: random.Random) -> int:
     """The easy policy's trick play (``games.ai.oh_hell``) on a compact state."""
-    strength = POWERS[state.trump].__getitem__
     if state.bids[seat] - state.won[seat] > 0:
         if state.in_trick == 0:
             return lead_strong(state, seat, legal)
-        return take_if_worth(state, legal, None, strength)
+        return take_if_worth(state, legal, None, None)
     if state.in_trick == 0:
-        return lead_low(state, legal, _harmless)
-    return avoid(state, legal, strength)
-
-
-def _harmless(card: int) -> float:
-    return 0.0
+        return lead_low(state, legal, None)
+    return avoid(state, legal, None)
 
 
 def random_deal(players: int, size: int, rng: random.Random) -> CompactOhHell:
