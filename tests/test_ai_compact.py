@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from games.ai import king as ai_king
 from games.ai import two_ten_jack as ai_two_ten_jack
 from games.ai.compact import INDEX, NAMES, cards_of, mask_of
 from games.ai.ismcts import Rollout, score_rewards
-from games.base import Event, Game
+from games.base import Event, Game, View
 from games.cards import make_deck
 from games.eleven import Eleven
 from games.king import King, contracts_for, deck_for, known_absent
@@ -62,6 +62,7 @@ def test_the_compact_state_follows_the_engine_move_for_move(seed: int) -> None:
         assert state.won == game.tricks_won
         clone = state.clone()
         assert clone.hands == state.hands and clone.hands is not state.hands
+        state = clone
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -120,13 +121,14 @@ def play_side_by_side(
     rng: random.Random,
     check: Callable[[Game, Any], None],
     rollouts: tuple[Rollout, Rollout] | None = None,
-) -> tuple[list[Event], list[Event]]:
+) -> tuple[list[Event], list[Event], Any]:
     """Play the deal out on the engine and the compact state, the same cards.
 
     At every step both offer the same legal actions; after every move
     ``check`` compares them. With ``rollouts`` (engine, compact) the moves are
-    the rollout policies' and must agree; else random. Returns both sides'
-    events of the deal's last move.
+    the rollout policies' and must agree; else random. The compact side plays
+    on in a clone after every move. Returns both sides' events of the deal's
+    last move and the compact state at the end.
     """
     deal_no = game.deal_no
     while True:
@@ -144,10 +146,11 @@ def play_side_by_side(
         compact_events = state._apply(seat, action)
         if game.deal_no != deal_no or game.finished:
             assert state.to_move is None
-            return events, compact_events
+            return events, compact_events, state
         check(game, state)
         clone = state.clone()
         assert clone.hands == state.hands and clone.hands is not state.hands
+        state = clone  # play on in the copy: it must carry the whole state
 
 
 def card_name(state: Any, action: int) -> str:
@@ -174,6 +177,34 @@ def random_moves(game: Game, rng: random.Random, count: int) -> None:
 def hand_names(mask: int) -> set[str]:
     """The card names in a bit set."""
     return {NAMES[c] for c in cards_of(mask)}
+
+
+def checked_samples(
+    sampler: compact.Sampler[Any], view: View, deck: list[str], seed: int
+) -> Iterator[tuple[Any, list[set[str]]]]:
+    """Forty worlds from ``sampler``, with their hands by name, each checked
+    against ``view``: the seat's hand, every hand's size, the stock's size and
+    every card of ``deck`` exactly once (in a hand, the stock or played)."""
+    seat = view["seat"]
+    played = compact.seen_cards(view) - set(view["hand"])
+    rng = random.Random(seed)
+    for _ in range(40):
+        world = sampler.sample(rng)
+        dealt = [hand_names(h) for h in world.hands]
+        assert dealt[seat] == set(view["hand"])
+        assert [len(h) for h in dealt] == view["hand_sizes"]
+        stock = [NAMES[c] for c in getattr(world, "stock", [])]
+        assert len(stock) == view.get("stock", 0)
+        assert sorted([*set().union(*dealt), *stock, *played]) == sorted(deck)
+        assert world.scores == view["deal_points"] and world.to_move == seat
+        yield world, dealt
+
+
+def check_hands_and_stock(game: Game, state: Any) -> None:
+    """The compact state holds the engine's hands and what is left of its stock."""
+    engine = vars(game)
+    assert [hand_names(h) for h in state.hands] == [set(h) for h in engine["hands"]]
+    assert state.stock[state.drawn :] == [INDEX[c] for c in engine["stock"]]
 
 
 # ------------------------------------------------------------------ King
@@ -214,7 +245,7 @@ def test_compact_king_follows_the_engine_move_for_move(seed: int) -> None:
     game = king_trick_deal(seed)
     start = game.clone()
     state = compact_king.from_view(game.view(game.turn), game.hands)
-    events, compact_events = play_side_by_side(
+    events, compact_events, state = play_side_by_side(
         game, state, card_name, random.Random(seed), check_king
     )
     assert compact_events[0]["deal_scores"] == deal_end(events)["deal_scores"]
@@ -226,7 +257,7 @@ def test_compact_king_rollout_plays_the_easy_policy(seed: int) -> None:
     game = king_trick_deal(seed)
     state = compact_king.from_view(game.view(game.turn), game.hands)
     rollouts = (ai_king.PLAYBOOK.strong_rollout, compact_king.easy_rollout)
-    events, compact_events = play_side_by_side(
+    events, compact_events, state = play_side_by_side(
         game, state, card_name, random.Random(seed), check_king, rollouts
     )
     assert compact_events[0]["deal_scores"] == deal_end(events)["deal_scores"]
@@ -238,21 +269,11 @@ def test_compact_king_samples_keep_the_view_and_what_the_play_showed(seed: int) 
     random_moves(game, random.Random(seed), 5)
     seat = game.turn
     view = game.view(seat)
-    sampler = compact_king.Sampler(view)
-    tricks = [d["cards"] for d in view["history"]] + [view["trick"]]
-    gone = {card for plays in tricks for _, card in plays}
-    unseen = [c for c in deck_for(game.players) if c not in gone and c not in view["hand"]]
-    absent = known_absent(view, unseen)
-    rng = random.Random(seed)
-    for _ in range(40):
-        world = sampler.sample(rng)
-        dealt = [hand_names(h) for h in world.hands]
-        assert dealt[seat] == set(view["hand"])
-        assert [len(h) for h in dealt] == view["hand_sizes"]
-        assert sorted(set().union(*dealt) | gone) == sorted(deck_for(game.players))
+    deck = deck_for(game.players)
+    absent = known_absent(view, [c for c in deck if c not in compact.seen_cards(view)])
+    for _, dealt in checked_samples(compact_king.Sampler(view), view, deck, seed):
         for other, hand in enumerate(dealt):
             assert not hand & absent[other]
-        assert world.scores == view["deal_points"] and world.to_move == seat
 
 
 def test_compact_king_respects_a_forced_king_and_a_banned_heart_lead() -> None:
@@ -283,8 +304,7 @@ def eleven_deal(seed: int) -> Eleven:
 def check_eleven(game: Game, state: Any) -> None:
     assert isinstance(game, Eleven)
     assert state.scores == game.figures
-    assert [hand_names(h) for h in state.hands] == [set(h) for h in game.hands]
-    assert state.stock[state.drawn :] == [INDEX[c] for c in game.stock]
+    check_hands_and_stock(game, state)
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -295,7 +315,7 @@ def test_compact_eleven_follows_the_engine_move_for_move(seed: int, by_rollout: 
     start = game.clone()
     state = compact_eleven.from_view(game.view(game.turn), game.hands, game.stock)
     rollouts = (ai_eleven.PLAYBOOK.strong_rollout, compact_eleven.easy_rollout)
-    events, compact_events = play_side_by_side(
+    events, compact_events, state = play_side_by_side(
         game, state, card_name, random.Random(seed), check_eleven, rollouts if by_rollout else None
     )
     end = deal_end(events)
@@ -310,19 +330,8 @@ def test_compact_eleven_samples_keep_the_view(seed: int) -> None:
     game = eleven_deal(seed)
     seat = game.turn
     view = game.view(seat)
-    sampler = compact_eleven.Sampler(view)
-    gone = {card for d in view["history"] for _, card in d["cards"]}
-    gone |= {card for _, card in view["trick"]}
-    rng = random.Random(seed)
-    for _ in range(40):
-        world = sampler.sample(rng)
-        dealt = [hand_names(h) for h in world.hands]
-        assert dealt[seat] == set(view["hand"])
-        assert [len(h) for h in dealt] == view["hand_sizes"]
-        stock = [NAMES[c] for c in world.stock]
-        assert len(stock) == view["stock"]
-        assert sorted([*dealt[0], *dealt[1], *stock, *gone]) == sorted(make_deck(32))
-        assert world.scores == view["deal_points"] and world.to_move == seat
+    worlds = checked_samples(compact_eleven.Sampler(view), view, make_deck(32), seed)
+    assert len(list(worlds)) == 40
 
 
 # ------------------------------------------------------------------ Two-Ten-Jack
@@ -346,8 +355,7 @@ def ttj_name(state: Any, action: int) -> str:
 def check_two_ten_jack(game: Game, state: Any) -> None:
     assert isinstance(game, TwoTenJack)
     assert state.scores == game.points
-    assert [hand_names(h) for h in state.hands] == [set(h) for h in game.hands]
-    assert state.stock[state.drawn :] == [INDEX[c] for c in game.stock]
+    check_hands_and_stock(game, state)
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -357,7 +365,7 @@ def test_compact_two_ten_jack_follows_the_engine_move_for_move(seed: int, by_rol
     start = game.clone()
     state = compact_ttj.from_view(game.view(game.turn), game.hands, game.stock)
     rollouts = (ai_two_ten_jack.PLAYBOOK.strong_rollout, compact_ttj.easy_rollout)
-    events, compact_events = play_side_by_side(
+    events, compact_events, state = play_side_by_side(
         game,
         state,
         ttj_name,
@@ -382,25 +390,14 @@ def test_compact_two_ten_jack_samples_keep_the_view_and_the_voids(seed: int) -> 
     game = two_ten_jack_deal(seed)
     seat = game.turn
     view = game.view(seat)
-    sampler = compact_ttj.Sampler(view)
     lacking, since = _voids(view)
-    gone = {card for d in view["history"] for _, card in d["cards"]}
-    gone |= {card for _, card in view["trick"]}
-    rng = random.Random(seed)
-    for _ in range(40):
-        world = sampler.sample(rng)
-        dealt = [hand_names(h) for h in world.hands]
-        assert dealt[seat] == set(view["hand"])
-        assert [len(h) for h in dealt] == view["hand_sizes"]
-        stock = [NAMES[c] for c in world.stock]
-        assert len(stock) == view["stock"]
+    sampler = compact_ttj.Sampler(view)
+    for world, dealt in checked_samples(sampler, view, game.deck_cards(), seed):
         if view["stock_top"] is not None:
-            assert stock[0] == view["stock_top"]
-        assert sorted([*set().union(*dealt), *stock, *gone]) == sorted(game.deck_cards())
+            assert world.stock[0] == INDEX[view["stock_top"]]
         for other, hand in enumerate(dealt):
             if other != seat:
                 unknown = [c for c in hand if c not in view["known_cards"][other]]
                 assert set(view["known_cards"][other]) <= hand
                 assert all(_fits(card, lacking[other]) for card in unknown)
                 assert _drawn_in_time(unknown, since[other])
-        assert world.scores == view["deal_points"] and world.to_move == seat

@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Generic, Self, TypeVar
 
+from games.ai.ismcts import Rewards, Rollout, Space
 from games.base import Event, View
 from games.cards import RANK_STRENGTH, SUITS
 from games.sampling import deal_unseen
@@ -122,12 +123,13 @@ class TrickState:
         """The seat to play; None once the deal is over."""
         return self.turn
 
-    def clone(self) -> Self:
-        """An independent copy (each game copies its own fields too)."""
-        raise NotImplementedError
+    #: A game's own fields, copied as they are (ints, and data clones share) or as lists.
+    SHARED: tuple[str, ...] = ()
+    LISTS: tuple[str, ...] = ()
 
-    def _copy_into(self, copy: TrickState) -> None:
-        """Copy the shared fields into ``copy`` (a bare instance of the same class)."""
+    def clone(self) -> Self:
+        """An independent copy: a few short lists and ints."""
+        copy = self.__class__.__new__(self.__class__)
         copy.players = self.players
         copy.hands = self.hands[:]
         copy.scores = self.scores[:]
@@ -140,6 +142,11 @@ class TrickState:
         copy.in_trick = self.in_trick
         copy.gone = self.gone
         copy.deal_no = self.deal_no
+        for name in self.SHARED:
+            setattr(copy, name, getattr(self, name))
+        for name in self.LISTS:
+            setattr(copy, name, getattr(self, name)[:])
+        return copy
 
     def _start(self, players: int, hands: list[int], trump: int, turn: int | None) -> None:
         """Set the shared fields for a deal with no card on the table."""
@@ -373,3 +380,17 @@ def rewards(start: Any, end: Any, events: list[Event]) -> list[float]:
     total = sum(scores)
     others = len(scores) - 1
     return [s - (total - s) / others for s in scores]
+
+
+def card_space(
+    sampler: Sampler[Any],
+    rollout: Rollout,
+    rewards: Rewards = rewards,
+    encode: Callable[[str], int] = INDEX.__getitem__,
+    decode: Callable[[int], str] = NAMES.__getitem__,
+) -> Space:
+    """The search space of a compact state: worlds from ``sampler``, actions as
+    card indexes (``encode``/``decode`` from and to the view's actions)."""
+    return Space(
+        sample=sampler.sample, encode=encode, decode=decode, rollout=rollout, rewards=rewards
+    )

@@ -43,6 +43,8 @@ class CompactEleven(TrickState):
 
     __slots__ = ("drawn", "multiplier", "stock", "table_figures")
 
+    SHARED = ("stock", "drawn", "multiplier", "table_figures")
+
     #: The stock at the deal's search root, top first; cards before ``drawn`` are gone.
     stock: list[int]
     drawn: int
@@ -50,16 +52,6 @@ class CompactEleven(TrickState):
     multiplier: int
     #: Figures in the trick on the table.
     table_figures: int
-
-    def clone(self) -> CompactEleven:
-        """An independent copy (two short lists and ints; the stock is shared)."""
-        copy = CompactEleven.__new__(CompactEleven)
-        self._copy_into(copy)
-        copy.stock = self.stock
-        copy.drawn = self.drawn
-        copy.multiplier = self.multiplier
-        copy.table_figures = self.table_figures
-        return copy
 
     def legal_actions(self, seat: int) -> list[int]:
         """Any card while the stock lasts; in phase 2 the follower follows suit."""

@@ -76,22 +76,14 @@ class CompactKing(TrickState):
 
     __slots__ = ("contract", "penalty_left", "table_cost", "tricks_done")
 
+    SHARED = ("contract", "penalty_left", "tricks_done", "table_cost")
+
     contract: Contract
     penalty_left: int
     #: Completed tricks this deal.
     tricks_done: int
     #: What the cards on the table cost their taker.
     table_cost: int
-
-    def clone(self) -> CompactKing:
-        """An independent copy (two short lists and ints)."""
-        copy = CompactKing.__new__(CompactKing)
-        self._copy_into(copy)
-        copy.contract = self.contract
-        copy.penalty_left = self.penalty_left
-        copy.tricks_done = self.tricks_done
-        copy.table_cost = self.table_cost
-        return copy
 
     def legal_actions(self, seat: int) -> list[int]:
         """The legal cards, as indexes (``King._trick_cards``)."""

@@ -43,6 +43,9 @@ class CompactOhHell(TrickState):
 
     __slots__ = ("bidding", "bids", "deal_size", "dealer", "hook", "won")
 
+    SHARED = ("bidding", "deal_size", "dealer", "hook")
+    LISTS = ("bids", "won")
+
     bids: list[int]
     won: list[int]
     #: Bids still to be made (0 in the play); bids are actions BID + n.
@@ -50,18 +53,6 @@ class CompactOhHell(TrickState):
     deal_size: int
     dealer: int
     hook: bool
-
-    def clone(self) -> CompactOhHell:
-        """An independent copy (a few short lists and ints)."""
-        copy = CompactOhHell.__new__(CompactOhHell)
-        self._copy_into(copy)
-        copy.bids = self.bids[:]
-        copy.won = self.won[:]
-        copy.bidding = self.bidding
-        copy.deal_size = self.deal_size
-        copy.dealer = self.dealer
-        copy.hook = self.hook
-        return copy
 
     def legal_actions(self, seat: int) -> list[int]:
         """The legal cards, as indexes (bids as BID + n while bidding)."""

@@ -62,20 +62,13 @@ class CompactTwoTenJack(TrickState):
 
     __slots__ = ("drawn", "stock", "table_value")
 
+    SHARED = ("stock", "drawn", "table_value")
+
     #: The stock at the search root, top first; cards before ``drawn`` are gone.
     stock: list[int]
     drawn: int
     #: What the cards on the table are worth to their taker.
     table_value: int
-
-    def clone(self) -> CompactTwoTenJack:
-        """An independent copy (two short lists and ints; the stock is shared)."""
-        copy = CompactTwoTenJack.__new__(CompactTwoTenJack)
-        self._copy_into(copy)
-        copy.stock = self.stock
-        copy.drawn = self.drawn
-        copy.table_value = self.table_value
-        return copy
 
     def legal_actions(self, seat: int) -> list[int]:
         """Lead anything (the A♠ also as :data:`AS_TRUMP`); follow as RULES.md §2 says."""

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from games.ai import compact_eleven
-from games.ai.compact import INDEX, NAMES
+from games.ai.compact import card_space
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout, score_margin
 from games.ai.trickplay import TrickSpot, lead_strong, played_cards, take_if_worth
@@ -78,14 +78,7 @@ def _with_figures(margin: float, figures: list[int]) -> list[float]:
 
 def compact_space(view: View) -> Space:
     """The compact bit-set state for searching the play."""
-    sampler = compact_eleven.Sampler(view)
-    return Space(
-        sample=sampler.sample,
-        encode=INDEX.__getitem__,
-        decode=NAMES.__getitem__,
-        rollout=compact_eleven.easy_rollout,
-        rewards=compact_rewards,
-    )
+    return card_space(compact_eleven.Sampler(view), compact_eleven.easy_rollout, compact_rewards)
 
 
 PLAYBOOK = Playbook(

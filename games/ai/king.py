@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from games.ai import compact_king
-from games.ai.compact import INDEX, NAMES, rewards
+from games.ai.compact import card_space
 from games.ai.estimate import Sampling, best_option, deal_gains
 from games.ai.ismcts import Space, relative
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -128,14 +128,7 @@ def compact_space(view: View) -> Space | None:
     the lottery and naming trumps stay on the engine)."""
     if view["phase"] != "play":
         return None
-    sampler = compact_king.Sampler(view)
-    return Space(
-        sample=sampler.sample,
-        encode=INDEX.__getitem__,
-        decode=NAMES.__getitem__,
-        rollout=compact_king.easy_rollout,
-        rewards=rewards,
-    )
+    return card_space(compact_king.Sampler(view), compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))

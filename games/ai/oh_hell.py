@@ -13,8 +13,7 @@ from __future__ import annotations
 import random
 
 from games.ai import compact_oh_hell as compact
-from games.ai.compact import INDEX, NAMES, cards_of
-from games.ai.compact import rewards as compact_rewards
+from games.ai.compact import NAMES, card_space, cards_of
 from games.ai.estimate import Sampling, best_option
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -168,14 +167,7 @@ def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching the play (None while bidding)."""
     if view["phase"] != "play":
         return None
-    sampler = compact.Sampler(view)
-    return Space(
-        sample=sampler.sample,
-        encode=INDEX.__getitem__,
-        decode=NAMES.__getitem__,
-        rollout=compact.easy_rollout,
-        rewards=compact_rewards,
-    )
+    return card_space(compact.Sampler(view), compact.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from games.ai import compact_two_ten_jack as compact
-from games.ai.compact import rewards
+from games.ai.compact import card_space
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import TrickSpot, take_if_worth
@@ -56,13 +56,11 @@ def _lead(legal: list[str]) -> str:
 
 def compact_space(view: View) -> Space:
     """The compact bit-set state for searching the play."""
-    sampler = compact.Sampler(view)
-    return Space(
-        sample=sampler.sample,
+    return card_space(
+        compact.Sampler(view),
+        compact.easy_rollout,
         encode=compact.encode,
         decode=compact.decoder(view["led"] is None),
-        rollout=compact.easy_rollout,
-        rewards=rewards,
     )
 
 
