@@ -165,24 +165,7 @@ class TrickState:
         for done in history:
             self.gone |= mask_of([card for _, card in done["cards"]])
         for seat, card in trick:
-            index = INDEX[card]
-            if self.beating >> index & 1:
-                self.best, self.best_seat = index, seat
-                self.beating = self.beating_mask(index)
-            if self.in_trick == 0:
-                self.led = index // 13
-            self.in_trick += 1
-            self.gone |= 1 << index
-
-    def follow_mask(self, seat: int) -> int:
-        """The cards ``seat`` may play in a follow-suit game: the suit led if it has
-        any, else its hand."""
-        hand = self.hands[seat]
-        if self.led != NO_SUIT:
-            same = hand & SUIT_MASKS[self.led]
-            if same:
-                return same
-        return hand
+            self._place(seat, INDEX[card])
 
     def beats(self, card: int) -> bool:
         """True if ``card`` would win the trick as it stands."""
@@ -196,18 +179,21 @@ class TrickState:
             return ABOVE[best]
         return ABOVE[best] | SUIT_MASKS[self.trump]
 
-    def _lay(self, seat: int, card: int) -> bool:
-        """Play ``seat``'s ``card`` to the trick; True once the trick is complete
-        (``best_seat`` took it and leads next), else the turn passes left."""
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        self.gone |= bit
+    def _place(self, seat: int, card: int) -> None:
+        """Put ``seat``'s ``card`` on the table (it is gone; it may lead or win the trick)."""
+        self.gone |= 1 << card
         if self.beating >> card & 1:
             self.best, self.best_seat = card, seat
             self.beating = self.beating_mask(card)
         if self.in_trick == 0:
             self.led = card // 13
         self.in_trick += 1
+
+    def _lay(self, seat: int, card: int) -> bool:
+        """Play ``seat``'s ``card`` to the trick; True once the trick is complete
+        (``best_seat`` took it and leads next), else the turn passes left."""
+        self.hands[seat] ^= 1 << card
+        self._place(seat, card)
         if self.in_trick < self.players:
             self.turn = (seat + 1) % self.players
             return False
