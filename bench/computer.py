@@ -57,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games import REGISTRY
 from games.ai import Budget, choose
 from games.ai import compact_oh_hell as compact
+from games.ai.compact import INDEX, NAMES
 from games.base import Event, Game, View
 
 
@@ -142,10 +143,10 @@ def reference_move(game_id: str, view: View, seconds: float, seed: int) -> str:
         sample: Callable[[random.Random], Any] = sampler.sample
 
         def encode(action: str) -> int:
-            return compact.BID + int(action[4:]) if action[:4] == "bid:" else compact.INDEX[action]
+            return compact.BID + int(action[4:]) if action[:4] == "bid:" else INDEX[action]
 
         def decode(action: int) -> str:
-            return f"bid:{action - compact.BID}" if action >= compact.BID else compact.NAMES[action]
+            return f"bid:{action - compact.BID}" if action >= compact.BID else NAMES[action]
     else:
         cls = REGISTRY[game_id]
 

@@ -2,13 +2,18 @@
 
 Prints, per game, full matches per second, deals per second and decisions
 (legal_actions + apply) per second, and what search lives on: the cost of
-``clone()`` and of ``legal_actions()`` on mid-deal states. Then the reference
+``clone()`` and of ``legal_actions()`` on mid-deal states. Then the same for
+the compact search states of King, Eleven and Two-Ten-Jack next to their
+engines, on the same deals and states. Then the reference
 workload for comparing with other engines, a 4-player, 12-card Oh Hell deal
 (bidding and play, uniformly random, driven from Python), side by side with
 OpenSpiel's C++ ``oh_hell`` in the same run when ``pyspiel`` is installed
 (``pip install -e '.[bench]'``; never needed by the bot or the tests).
 
     .venv/bin/python bench/games.py [--seconds 3] [--game eleven]
+
+``--search`` instead measures strong's IS-MCTS iterations per second (its
+1 s budget) on six mid-deal views per trick game.
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):  # run as a script: this file must not shadow the games package
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from games import REGISTRY, Game
+from games import REGISTRY, Game, View
 
 
 def play_match(game: Game, rng: random.Random) -> tuple[int, int]:
@@ -138,6 +144,125 @@ def bench_compact_12(seconds: float) -> tuple[float, float, float]:
     return rate, clone, legal_us
 
 
+def compact_states() -> dict[str, Callable[[Game], Any]]:
+    """Per game with a compact search state: the engine state -> the compact one
+    (reading every hand and the stock: for the bench only)."""
+    from games.ai import compact_eleven, compact_king, compact_two_ten_jack
+
+    def cards(game: Game) -> tuple[View, list[list[str]], list[str]]:
+        state = vars(game)
+        return game.view(game.to_move), state["hands"], state.get("stock", [])
+
+    return {
+        "eleven": lambda g: compact_eleven.from_view(*cards(g)),
+        "two_ten_jack": lambda g: compact_two_ten_jack.from_view(*cards(g)),
+        "king": lambda g: compact_king.from_view(*cards(g)[:2]),
+    }
+
+
+def deal_starts(game_id: str, players: int, count: int = 40) -> list[Game]:
+    """Engine states at the first card of a deal (King: its trick deals, trumps
+    named at random)."""
+    cls = REGISTRY[game_id]
+    rng = random.Random(4)
+    starts: list[Game] = []
+    for _ in range(count):
+        game = cls.new(players, seed=rng.randrange(2**32))
+        if game_id == "king":
+            programme = game.view(None)["contracts"]
+            game.deal_no = rng.choice([i for i, c in enumerate(programme) if c != "lottery"])
+            game._deal(game.shuffled_deck())
+            if game.view(None)["phase"] == "trump_choice":
+                game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))  # type: ignore[arg-type]
+        starts.append(game)
+    return starts
+
+
+def deal_rate(starts: list[Any], seconds: float, rng: random.Random) -> float:
+    """Deals per second of random play from ``starts`` to the deal's end (engine or compact)."""
+    deals = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        for start in starts:
+            state = start.clone()
+            deal_no = state.deal_no
+            seat = state.to_move
+            while seat is not None and state.deal_no == deal_no:
+                legal = state.legal_actions(seat)
+                state._apply(seat, legal[rng.randrange(len(legal))])
+                seat = state.to_move
+        deals += len(starts)
+    return deals / (time.perf_counter() - began)
+
+
+def legal_now(state: Any) -> object:
+    """The legal actions of the seat to move (engine or compact state)."""
+    return state.legal_actions(state.to_move)
+
+
+def bench_compact(game_id: str, players: int, seconds: float) -> dict[str, float]:
+    """The engine and the compact search state on the same deals: random-play
+    deals/s, clone µs and legal-moves µs (mid-deal), in interleaved slices."""
+    convert = compact_states()[game_id]
+    starts = deal_starts(game_id, players)
+    compact_starts = [convert(g) for g in starts]
+    mids = [g for g in mid_deal_states(game_id, players) if g.view(None).get("phase") == "play"]
+    compact_mids = [convert(g) for g in mids]
+    rng = random.Random(5)
+    slices = 5
+    figures: dict[str, list[float]] = {}
+    for _ in range(slices):
+        share = seconds / slices / 4
+        for key, value in (
+            ("engine deals/s", deal_rate(starts, share, rng)),
+            ("compact deals/s", deal_rate(compact_starts, share, rng)),
+            ("engine clone", per_call_us(mids, lambda g: g.clone(), share / 2)),
+            ("compact clone", per_call_us(compact_mids, lambda s: s.clone(), share / 2)),
+            ("engine legal", per_call_us(mids, legal_now, share / 2)),
+            ("compact legal", per_call_us(compact_mids, legal_now, share / 2)),
+        ):
+            figures.setdefault(key, []).append(value)
+    return {
+        key: sum(values) / slices if "deals" in key else min(values)
+        for key, values in figures.items()
+    }
+
+
+def search_views(game_id: str, players: int, count: int) -> list[View]:
+    """Mid-deal views of the seat to move with a choice to make, from random play
+    (King: across its trick deals)."""
+    rng = random.Random(11)
+    views: list[View] = []
+    while len(views) < count:
+        game = REGISTRY[game_id].new(players, seed=rng.randrange(2**31))
+        if game_id == "king":
+            game.deal_no = len(views) % 9
+            game._deal(game.shuffled_deck())
+        for _ in range(rng.randrange(2, 24)):
+            seat = game.to_move
+            if seat is None:
+                break
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+        if game.to_move is None:
+            continue
+        view = game.view(game.to_move)
+        if len(view["legal"]) > 1 and view.get("phase") == "play":
+            views.append(view)
+    return views
+
+
+def bench_search(game_id: str, players: int, count: int = 6) -> list[float]:
+    """Strong's IS-MCTS iterations per second at its 1 s budget on ``count``
+    mid-deal views, sorted."""
+    from games.ai import Budget, decide
+
+    rates = []
+    for number, view in enumerate(search_views(game_id, players, count)):
+        decision = decide(game_id, view, "strong", number, Budget(seconds=1.0))
+        rates.append(decision.samples / decision.seconds)
+    return sorted(rates)
+
+
 def bench_open_spiel_12(seconds: float) -> tuple[float, float] | None:
     """OpenSpiel's oh_hell, 4 players, 12 tricks: random deals/s from Python, clone µs."""
     try:
@@ -167,6 +292,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per game")
     parser.add_argument("--game", choices=sorted(REGISTRY), help="only this game")
+    parser.add_argument(
+        "--search", action="store_true", help="strong's IS-MCTS iterations/s instead"
+    )
     args = parser.parse_args()
     setups = {
         "eleven": 2,
@@ -177,6 +305,14 @@ def main() -> None:
         "oh_hell": 4,
         "king": 4,
     }
+    if args.search:
+        print("strong's IS-MCTS iterations/s at 1 s, six mid-deal views: median (all)")
+        for game_id in ("king", "eleven", "two_ten_jack", "oh_hell"):
+            if args.game in (None, game_id):
+                rates = bench_search(game_id, setups[game_id])
+                listed = " ".join(f"{r:.0f}" for r in rates)
+                print(f"{game_id:<14}{rates[len(rates) // 2]:>8.0f}  ({listed})")
+        return
     print(
         f"{'game':<14}{'players':>8}{'matches/s':>12}{'deals/s':>12}{'decisions/s':>14}"
         f"{'clone µs':>10}{'legal µs':>10}"
@@ -192,6 +328,25 @@ def main() -> None:
             f"{game_id:<14}{players:>8}{r['matches/s']:>12.1f}"
             f"{r['deals/s']:>12.1f}{r['decisions/s']:>14.0f}{clone:>10.1f}{legal:>10.1f}"
         )
+    compact = [g for g in compact_states() if args.game in (None, g)]
+    if compact:
+        print(
+            "\nsearch states: engine vs compact, random play of one deal from its first card"
+            " (King: its trick deals); clone and legal moves mid-deal"
+        )
+        print(
+            f"{'game':<14}{'players':>8}{'deals/s':>10}{'compact':>10}{'clone µs':>10}"
+            f"{'compact':>9}{'legal µs':>10}{'compact':>9}"
+        )
+        for game_id in compact:
+            players = setups[game_id]
+            f = bench_compact(game_id, players, args.seconds)
+            print(
+                f"{game_id:<14}{players:>8}"
+                f"{f['engine deals/s']:>10.0f}{f['compact deals/s']:>10.0f}"
+                f"{f['engine clone']:>10.1f}{f['compact clone']:>9.1f}"
+                f"{f['engine legal']:>10.1f}{f['compact legal']:>9.1f}"
+            )
     if "oh_hell" in REGISTRY and args.game in (None, "oh_hell"):
         # Interleaved in short slices, so a change in the machine's load hits all three alike.
         slices = 10

@@ -174,6 +174,11 @@ def penalty_total(penalty: dict[str, int], players: int) -> int:
     return per_trick + numbered + sum(card_penalty(penalty, card) for card in deck_for(players))
 
 
+def king_forced(contract: str, options: dict[str, Any]) -> bool:
+    """True if the K♥'s holder who cannot follow suit must play it (``king_forced``, deal 5)."""
+    return bool(options["king_forced"]) and contract == "no_king_of_hearts"
+
+
 def playable_cards(rows: dict[str, list[str] | None]) -> list[str]:
     """The lottery cards that may be played now: the 8 of each suit not yet
     opened, and the next card up and down from each suit's row."""
@@ -304,7 +309,7 @@ class King(Game):
         return cards
 
     def _king_forced(self) -> bool:
-        return bool(self.options["king_forced"]) and self.contract == "no_king_of_hearts"
+        return king_forced(self.contract, self.options)
 
     def _why_illegal(self, seat: int, action: str) -> str:
         if action == "pass" and self.phase == "lottery":
@@ -461,11 +466,7 @@ class King(Game):
     def determinize(cls, view: View, rng: random.Random) -> King:
         """A full game matching ``view``, the other hands dealt at random.
 
-        Respected: voids shown by failing to follow suit; a heart led where
-        that is banned shows the leader held only hearts; with ``king_forced``
-        in deal 5 a player who discarded another card while void does not
-        hold the K♥; a lottery pass shows the seat held none of the cards
-        playable at that moment.
+        Respected: everything :func:`known_absent` reads from the public play.
         """
         seat = view["seat"]
         game = sampled_game(cls, view, rng)
@@ -479,7 +480,7 @@ class King(Game):
             game.hands[seat] = list(view["hand"])
         seen = {card for cards in game.card_zones().values() for card in cards}
         unseen = [card for card in game.deck_cards() if card not in seen]
-        known = game._known_absent(unseen)
+        known = known_absent(view, unseen)
         others = [s for s in range(game.players) if s != seat]
         dealt = deal_unseen(
             unseen, [view["hand_sizes"][s] for s in others], [known[s] for s in others], rng
@@ -488,27 +489,35 @@ class King(Game):
             game.hands[other] = sort_hand(cards, game.trumps)
         return game
 
-    def _known_absent(self, unseen: list[str]) -> list[set[str]]:
-        """Per seat, the unseen cards the public play shows it cannot hold."""
-        absent: list[set[str]] = [set() for _ in range(self.players)]
-        if self.phase == "lottery":
-            rows: dict[str, list[str] | None] = {s: None for s in SUITS}
-            for who, move in self.moves:
-                if move == "pass":
-                    absent[who].update(playable_cards(rows))
-                else:
-                    extend_row(rows, move)
-            return absent
-        tricks = [done["cards"] for done in self.history] + [self.trick]
-        voids = voids_known(self.players, tricks)
-        if self._king_forced():
-            for who, lacking in enumerate(voids):
-                if lacking - {"H"}:  # discarded while void: he had no K♥ to play
-                    absent[who].add(KING_OF_HEARTS)
-        if self.contract in HEART_LEAD_BANNED:
-            for plays in tricks:
-                if plays and plays[0][1][1] == "H":  # a banned lead: only hearts left
-                    voids[plays[0][0]].update("SDC")
-        for who, lacking in enumerate(voids):
-            absent[who].update(card for card in unseen if card[1] in lacking)
+
+def known_absent(view: View, unseen: list[str]) -> list[set[str]]:
+    """Per seat, the ``unseen`` cards the public play in ``view`` shows it cannot hold.
+
+    Voids shown by failing to follow suit; a heart led where that is banned
+    shows the leader held only hearts; with ``king_forced`` in deal 5 a player
+    who discarded another card while void does not hold the K♥; a lottery
+    pass shows the seat held none of the cards playable at that moment.
+    """
+    players = int(view["players"])
+    absent: list[set[str]] = [set() for _ in range(players)]
+    if view["phase"] == "lottery":
+        rows: dict[str, list[str] | None] = {s: None for s in SUITS}
+        for who, move in view["moves"]:
+            if move == "pass":
+                absent[who].update(playable_cards(rows))
+            else:
+                extend_row(rows, move)
         return absent
+    tricks = [done["cards"] for done in view["history"]] + [view["trick"]]
+    voids = voids_known(players, tricks)
+    if king_forced(view["contract"], view["options"]):
+        for who, lacking in enumerate(voids):
+            if lacking - {"H"}:  # discarded while void: he had no K♥ to play
+                absent[who].add(KING_OF_HEARTS)
+    if view["contract"] in HEART_LEAD_BANNED:
+        for plays in tricks:
+            if plays and plays[0][1][1] == "H":  # a banned lead: only hearts left
+                voids[plays[0][0]].update("SDC")
+    for who, lacking in enumerate(voids):
+        absent[who].update(card for card in unseen if card[1] in lacking)
+    return absent

@@ -62,6 +62,14 @@ CARD_VALUES = {
 }  # fmt: skip
 
 
+def deck_for(players: int) -> list[str]:
+    """52 cards; with three players the 3♣ is taken out (51)."""
+    deck = make_deck(52)
+    if players == 3:
+        deck.remove("3C")
+    return deck
+
+
 def is_trump(card: str) -> bool:
     """Hearts and the A♠ are trumps."""
     return card[1] == TRUMPS or card == SPECULATION
@@ -116,10 +124,7 @@ class TwoTenJack(Game):
 
     def deck_cards(self) -> list[str]:
         """52 cards; with three players the 3♣ is taken out (51)."""
-        deck = make_deck(52)
-        if self.players == 3:
-            deck.remove("3C")
-        return deck
+        return deck_for(self.players)
 
     def _deal(self, deck: list[str]) -> None:
         """One card at a time from the dealer's left, six each; the rest is the stock."""

@@ -9,7 +9,11 @@ search scores a deal by its points and, as a tie-break, the figures taken.
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from games.ai import compact_eleven
+from games.ai.compact import card_space
+from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout, score_margin
 from games.ai.trickplay import TrickSpot, lead_strong, played_cards, take_if_worth
 from games.base import Event, Game, View
@@ -57,9 +61,24 @@ def rewards(start: Game, end: Game, events: list[Event]) -> list[float]:
     margin = score_margin(start, end, events, 0)
     for event in events:
         if event["type"] == "deal_end":
-            figures = event["figures"]
-            margin += TREE_FIGURE_WEIGHT * (figures[0] - figures[1])
+            return _with_figures(margin, event["figures"])
     return [margin, -margin]
+
+
+def compact_rewards(start: Any, end: Any, events: list[Event]) -> list[float]:
+    """:func:`rewards` for a finished deal on the compact state."""
+    points = compact_eleven.deal_scores(end)
+    return _with_figures(float(points[0] - points[1]), end.scores)
+
+
+def _with_figures(margin: float, figures: list[int]) -> list[float]:
+    margin += TREE_FIGURE_WEIGHT * (figures[0] - figures[1])
+    return [margin, -margin]
+
+
+def compact_space(view: View) -> Space:
+    """The compact bit-set state for searching the play."""
+    return card_space(compact_eleven.Sampler(view), compact_eleven.easy_rollout, compact_rewards)
 
 
 PLAYBOOK = Playbook(
@@ -69,4 +88,5 @@ PLAYBOOK = Playbook(
     outcome=outcome,
     tree=True,
     rewards=rewards,
+    compact=compact_space,
 )

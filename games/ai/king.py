@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import random
 
+from games.ai import compact_king
+from games.ai.compact import card_space
 from games.ai.estimate import Sampling, best_option, deal_gains
-from games.ai.ismcts import relative
+from games.ai.ismcts import Space, relative
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import (
     TrickSpot,
@@ -121,6 +123,14 @@ def _trick_can_cost(view: View, penalty: dict[str, int], number: int) -> bool:
     ) or any(card_penalty(penalty, c) > 0 for c in mine)
 
 
+def compact_space(view: View) -> Space | None:
+    """The compact bit-set state for searching a trick deal's play (None otherwise:
+    the lottery and naming trumps stay on the engine)."""
+    if view["phase"] != "play":
+        return None
+    return card_space(compact_king.Sampler(view), compact_king.easy_rollout)
+
+
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))
 
 PLAYBOOK = Playbook(
@@ -130,4 +140,5 @@ PLAYBOOK = Playbook(
     tree=True,
     sampled=sampled_trumps,
     sampled_phase="trump_choice",
+    compact=compact_space,
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from games.ai import compact_oh_hell as compact
+from games.ai.compact import NAMES, card_space, cards_of
 from games.ai.estimate import Sampling, best_option
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -70,7 +71,7 @@ def sampled_bid(view: View, rng: random.Random, sampling: Sampling) -> tuple[str
             if mover == seat:
                 bids[mover] = int(bid[4:])
             elif bids[mover] is None:
-                hand = [compact.NAMES[c] for c in compact.cards_of(world.hands[mover])]
+                hand = [NAMES[c] for c in cards_of(world.hands[mover])]
                 made = sum(b for b in bids if b is not None)
                 forbidden = size - made if hook and mover == view["dealer"] else None
                 legal = [f"bid:{n}" for n in range(size + 1) if n != forbidden]
@@ -166,14 +167,7 @@ def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching the play (None while bidding)."""
     if view["phase"] != "play":
         return None
-    sampler = compact.Sampler(view)
-    return Space(
-        sample=sampler.sample,
-        encode=compact.INDEX.__getitem__,
-        decode=compact.NAMES.__getitem__,
-        rollout=compact.easy_rollout,
-        rewards=compact.rewards,
-    )
+    return card_space(compact.Sampler(view), compact.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import random
 
+from games.ai import compact_two_ten_jack as compact
+from games.ai.compact import card_space
+from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
 from games.ai.trickplay import TrickSpot, take_if_worth
 from games.base import View
@@ -51,9 +54,20 @@ def _lead(legal: list[str]) -> str:
     return min(cards, key=lambda c: (c[1] == TRUMPS, value(c) > 0, strength(c)))
 
 
+def compact_space(view: View) -> Space:
+    """The compact bit-set state for searching the play."""
+    return card_space(
+        compact.Sampler(view),
+        compact.easy_rollout,
+        encode=compact.encode,
+        decode=compact.decoder(view["led"] is None),
+    )
+
+
 PLAYBOOK = Playbook(
     easy=easy,
     rollout=random_rollout,
     tree=True,
     strong_rollout=policy_rollout(easy, ("trick", "led")),
+    compact=compact_space,
 )
