@@ -481,10 +481,6 @@ SPOTS += [
 ]
 
 
-#: One seed for the slower searches among the positions below (each was
-#: checked at seeds 1-4 when it was added).
-SLOW = (1,)
-
 # Oh Hell: two cards each (deal 2), hearts trumps, seat 0 leads.
 SPOTS += [
     Spot(
@@ -529,19 +525,16 @@ SPOTS += [
             ("4C",),
         ),
         frozenset({"AS", "KH"}),
-        seeds=SLOW,
     ),
     Spot(
         "king: no queens, drop the queen under the led king",
         king(2, {0: ["KS"], 1: ["QS", "5S"]}, ("KS",)),
         frozenset({"QS"}),
-        seeds=SLOW,
     ),
     Spot(
         "king: no kings or jacks, drop the king under the led ace",
         king(3, {0: ["AD"], 1: ["KD", "4D"]}, ("AD",)),
         frozenset({"KD"}),
-        seeds=SLOW,
     ),
     Spot(
         "king: trumps, last to play and void, ruff with the lowest trump",
@@ -556,7 +549,6 @@ SPOTS += [
             ("trump:H", "4D", "5D", "6D"),
         ),
         frozenset({"2H"}),
-        seeds=SLOW,
     ),
     Spot(
         "king: trumps, under the led ace play low, keep the king",
@@ -569,7 +561,6 @@ SPOTS += [
             ("trump:S", "AD"),
         ),
         frozenset({"3D"}),
-        seeds=SLOW,
     ),
 ]
 
@@ -579,43 +570,38 @@ SPOTS += [
         "eleven: take the led king with the ace",
         eleven({0: ["KS"], 1: ["AS", "7C", "8D", "9H", "7H", "8C"]}, ("KS",)),
         frozenset({"AS"}),
-        seeds=SLOW,
     ),
     Spot(
         "eleven: take the led ten with the jack, keep the queen and the ace",
         eleven({0: ["TC"], 1: ["JC", "QC", "AC", "7D", "8H", "9S"]}, ("TC",)),
         frozenset({"JC"}),
-        seeds=SLOW,
     ),
     Spot(
-        "eleven: take the led jack with the queen, keep the king",
+        # the queen and the king are equals once the jack is out (only the ace beats
+        # either): a figure for a figure, taken with either
+        "eleven: take the led jack with the queen or king, not a blank",
         eleven({0: ["JD"], 1: ["QD", "KD", "7C", "8C", "9H", "7S"]}, ("JD",)),
-        frozenset({"QD"}),
-        seeds=SLOW,
+        frozenset({"QD", "KD"}),
     ),
     Spot(
         "eleven: void under a led king, throw a blank",
         eleven({0: ["KH"], 1: ["AS", "QD", "7C", "8D", "9S", "JC"]}, ("KH",)),
         frozenset({"7C", "8D", "9S"}),
-        seeds=SLOW,
     ),
     Spot(
         "eleven: take the led ten with the ace, the only winner",
         eleven({0: ["TS"], 1: ["AS", "7C", "8D", "9H", "7H", "8C"]}, ("TS",)),
         frozenset({"AS"}),
-        seeds=SLOW,
     ),
     Spot(
         "eleven: under a led queen keep the jack at home, throw a blank",
         eleven({0: ["QC"], 1: ["JC", "7D", "8H", "9S", "KS", "TD"]}, ("QC",)),
         frozenset({"7D", "8H", "9S"}),
-        seeds=SLOW,
     ),
     Spot(
         "eleven: void under a led ace, throw a blank",
         eleven({0: ["AD"], 1: ["KS", "QH", "JC", "7S", "8H", "9C"]}, ("AD",)),
         frozenset({"7S", "8H", "9C"}),
-        seeds=SLOW,
     ),
 ]
 
@@ -625,49 +611,41 @@ SPOTS += [
         "two_ten_jack: last to play, take the led jack of diamonds (+1) with the queen",
         ttj({0: ["JD"], 1: ["5D"], 2: ["QD", "7D", "8C", "9C", "6S", "7S"]}, ("JD", "5D")),
         frozenset({"QD"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: take the ten and jack of trumps (+20) with the A♠",
         ttj({0: ["TH"], 1: ["JH"], 2: ["AS", "3H", "7C", "8C", "9D", "6D"]}, ("TH", "JH")),
         frozenset({"AS"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: take the led king of trumps (+5) with the ace",
         ttj({0: ["KH"], 1: ["4H"], 2: ["AH", "3H", "7C", "8C", "9D", "6D"]}, ("KH", "4H")),
         frozenset({"AH"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: take the led queen of trumps (+5) with the king",
         ttj({0: ["QH"], 1: ["4H"], 2: ["KH", "3H", "7C", "8C", "9D", "6D"]}, ("QH", "4H")),
         frozenset({"KH"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: the A♠ was led as a trump, keep the queen of trumps (+5) home",
         ttj({0: ["AS"], 1: ["4H"], 2: ["QH", "3H", "7C", "8C", "9D", "6D"]}, ("AS:trump", "4H")),
         frozenset({"3H"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: take the led ten of trumps with the jack (+20), keep the ace",
         ttj({0: ["TH"], 1: ["4H"], 2: ["JH", "AH", "7C", "8C", "9D", "6D"]}, ("TH", "4H")),
         frozenset({"JH"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: the A♠ was led, shed the ten of spades (-10) onto its trick",
         ttj({0: ["AS"], 1: ["4S"], 2: ["TS", "5S", "7C", "8C", "9D", "6D"]}, ("AS:spade", "4S")),
         frozenset({"TS"}),
-        seeds=SLOW,
     ),
     Spot(
         "two_ten_jack: under a led ace of trumps keep the queen (+5) home",
         ttj({0: ["AH"], 1: ["4H"], 2: ["QH", "3H", "7C", "8C", "9D", "6D"]}, ("AH", "4H")),
         frozenset({"3H"}),
-        seeds=SLOW,
     ),
 ]
 
@@ -763,14 +741,12 @@ SPOTS += [
         rummy(["7S", "7H", "KC", "QD", "9S", "2H", "4C", "JD", "5S", "3D"], discard=["TC", "7D"]),
         frozenset({"take"}),
         ALL,
-        seeds=SLOW,
     ),
     Spot(
         "rummy: take the discard that completes a run",
         rummy(["4H", "5H", "KC", "QD", "9S", "2C", "JD", "8S", "3D", "TC"], discard=["7C", "6H"]),
         frozenset({"take"}),
         ALL,
-        seeds=SLOW,
     ),
     Spot(
         "rummy: the discard builds nothing, draw",
@@ -779,7 +755,6 @@ SPOTS += [
             discard=["TD", "KH"],
         ),
         frozenset({"draw"}),
-        seeds=SLOW,
     ),
     Spot(
         "rummy: meld the set and go out",
@@ -831,7 +806,6 @@ SPOTS += [
         ),
         frozenset({"take"}),
         ALL,
-        seeds=SLOW,
     ),
     Spot(
         "rummy: discard the king that builds nothing",
@@ -847,7 +821,6 @@ SPOTS += [
         rummy(["QS"], discard=["TD", "8H"], opponent=4, melds=((1, ["5H", "6H", "7H"]),)),
         frozenset({"take"}),
         ALL,
-        seeds=SLOW,
     ),
     Spot(
         "rummy: the opponent is down to two cards, meld the run now",
