@@ -30,6 +30,7 @@ def main() -> int:
 
     computer = ComputerPlayer()
     try:
+        computer.start()
         run(settings, computer)
     except InvalidToken:
         print(

@@ -14,7 +14,8 @@ instant rule-of-thumb move), never a later answer. Each request's share of the
 budget also shrinks with the requests in flight, so a busy pool spreads its
 time over all the tables instead of serving the first ones fully. Should a
 reply still be late by :data:`MARGIN_SECONDS`, the easy move is played instead.
-Workers import only ``games`` (``games.ai.worker``) and report their memory.
+Workers import only ``games`` (``games.ai.worker``), report their memory, and
+die with the bot; they are started with it (:meth:`ComputerPlayer.start`).
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from games import ai
 from games.ai import DEFAULT_BUDGETS, HARD_CAP_SECONDS, Budget
-from games.ai.worker import Reply, think
+from games.ai.worker import Reply, die_with, loaded_packages, think
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,14 @@ EASY_SECONDS = 0.5
 
 
 def process_pool(workers: int) -> Executor:
-    """A pool of ``workers`` fresh processes (spawned: the bot's threads are not copied)."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    """A pool of ``workers`` fresh processes (spawned: the bot's threads are not copied)
+    that die with this process, however it ends."""
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with,
+        initargs=(os.getpid(),),
+    )
 
 
 class ComputerPlayer:
@@ -104,6 +111,13 @@ class ComputerPlayer:
             self._in_flight -= 1
         self._note(game_id, level, reply, full, time.time() - submitted)
         return reply.decision.action
+
+    def start(self) -> list[Future[list[str]]]:
+        """Start the worker processes now, in the background (each takes about a second
+        to spawn and import the rules), so the first computer move does not wait for
+        them; one warm-up job per worker, whose futures are returned."""
+        pool = self._ensure_pool()
+        return [pool.submit(loaded_packages) for _ in range(self.workers)]
 
     def worker_memory(self) -> dict[int, int]:
         """The resident memory (KiB) each worker reported with its latest reply, by pid."""

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
+import subprocess
+import sys
 import time
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +178,63 @@ async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
     seconds = [b.seconds for b in budgets if b is not None]
     assert seconds == pytest.approx([0.05, 0.025, 0.05 / 3, 0.0125, 0.01])
     assert sum("under load" in record.getMessage() for record in caplog.records) >= 4
+
+
+def test_start_spawns_every_worker_before_the_first_move() -> None:
+    computer = ComputerPlayer(workers=2)
+    try:
+        warm_ups = computer.start()
+        assert len(warm_ups) == 2
+        for warm_up in warm_ups:
+            assert "games" in warm_up.result(timeout=60)
+        pool = computer._pool
+        assert isinstance(pool, ProcessPoolExecutor)
+        assert len(pool._processes) == 2  # both spawned: no move waits for a spawn
+    finally:
+        computer.close()
+
+
+_KILLED_BOT = """
+import multiprocessing, sys, time
+from sessions.computer import ComputerPlayer
+
+computer = ComputerPlayer(workers=2)
+for warm_up in computer.start():
+    warm_up.result(timeout=60)
+print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """True if the process exists and is not a zombie (an unreaped dead child)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_bot_killed_outright() -> None:
+    # the bot's workers must not outlive a SIGKILL holding its output pipe open
+    bot = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_BOT],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert bot.stdout is not None
+    try:
+        workers = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(workers) == 2 and all(_alive(pid) for pid in workers)
+        bot.kill()
+        bot.wait(10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
+        ready, _, _ = select.select([bot.stdout], [], [], 10)
+        assert ready and bot.stdout.read() == b""  # end of file: nobody holds the pipe
+    finally:
+        bot.kill()
+        bot.stdout.close()

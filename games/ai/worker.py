@@ -6,9 +6,13 @@ never the bot, Telegram or storage.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import resource
+import signal
 import sys
+import threading
+import time
 from dataclasses import dataclass
 
 from games.ai import Budget, Decision, decide
@@ -22,6 +26,42 @@ class Reply:
     decision: Decision
     pid: int
     rss_kib: int
+
+
+#: prctl(2)'s option that signals this process when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+#: Seconds between two looks at the parent where prctl is not available.
+WATCH_EVERY = 1.0
+
+
+def die_with(parent: int) -> None:
+    """Run first in each new worker: end it when the bot (process ``parent``) dies.
+
+    A bot killed outright (SIGKILL, the OOM killer) cannot shut its pool down,
+    and its workers would live on holding its output pipes. On Linux the kernel
+    kills the worker with its parent (``PR_SET_PDEATHSIG``); elsewhere a thread
+    looks once a second and ends the worker when its parent is gone.
+    """
+    if not _kernel_kills_with_parent():
+        threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # it died before we were set up
+        os._exit(0)
+
+
+def _kernel_kills_with_parent() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_EVERY)
+    os._exit(0)
 
 
 def think(
