@@ -481,7 +481,8 @@ class PostgresStore:
             " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session, purpose) DO UPDATE SET"
             " chat_id = EXCLUDED.chat_id, message_id = EXCLUDED.message_id,"
             " inline_message_id = EXCLUDED.inline_message_id, shown = EXCLUDED.shown,"
-            " wanted = EXCLUDED.wanted",
+            " wanted = GREATEST(messages.wanted, EXCLUDED.wanted),"
+            " lease_owner = NULL, lease_until = NULL",
             session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
             ref.shown, ref.wanted,
         )

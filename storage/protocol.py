@@ -209,7 +209,8 @@ class Store(Protocol):
 
     async def set_message(self, session_id: int, ref: MessageRef) -> None:
         """Remember (or replace) the message that shows ``session_id`` for ``ref.purpose``
-        (with its ``shown`` and ``wanted`` versions)."""
+        (with its ``shown`` and ``wanted`` versions; ``wanted`` never goes back: a
+        newer version committed meanwhile must still be shown)."""
         ...
 
     async def drop_message(self, session_id: int, purpose: str) -> None:

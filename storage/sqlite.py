@@ -403,9 +403,13 @@ class SqliteStore:
         """Remember (or replace) the message of ``ref.purpose``."""
         await self.db.write(
             lambda tx: tx.execute(
-                "INSERT OR REPLACE INTO messages"
+                "INSERT INTO messages"
                 " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, purpose) DO UPDATE SET"
+                " chat_id = excluded.chat_id, message_id = excluded.message_id,"
+                " inline_message_id = excluded.inline_message_id, shown = excluded.shown,"
+                " wanted = MAX(messages.wanted, excluded.wanted),"
+                " lease_owner = NULL, lease_until = NULL",
                 (session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
                  ref.shown, ref.wanted),
             )

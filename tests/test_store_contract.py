@@ -492,6 +492,10 @@ async def test_messages_set_replace_drop(store: Store) -> None:
     await store.drop_message(record.id, "inline")
     await store.drop_message(record.id, "never there")
     assert await store.messages_of(record.id) == [moved]
+    # posted again showing version 3 while version 4 is wanted: it is still behind
+    await store.set_message(record.id, MessageRef("table", CHAT, 100, shown=3, wanted=3))
+    assert await store.messages_of(record.id) == [MessageRef("table", CHAT, 100, shown=3, wanted=4)]
+    assert await store.behind_session_ids() == [record.id]
 
 
 async def test_shown_never_goes_back_and_behind_sessions(store: Store) -> None:
