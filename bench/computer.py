@@ -55,7 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import REGISTRY
-from games.ai import Budget, choose
+from games.ai import PLAYBOOKS, Budget, choose
 from games.ai import compact_oh_hell as compact
 from games.ai.compact import INDEX, NAMES
 from games.base import Event, Game, View
@@ -130,17 +130,23 @@ class RefNode:
 def reference_move(game_id: str, view: View, seconds: float, seed: int) -> str:
     """A plain IS-MCTS move (OpenSpiel ``ISMCTSBot`` style, see the module docstring).
 
-    In Oh Hell it runs on the compact state (as fast as OpenSpiel's C++ engine
-    from Python, bench/games.py), like the issue's reference; elsewhere on the
-    rules engine, like Koloda's own search.
+    It runs on the compact state where Koloda's search has one (as fast as
+    OpenSpiel's C++ engine from Python in Oh Hell, bench/games.py, like the
+    issue's reference), bidding included in Oh Hell; elsewhere on the rules
+    engine, like Koloda's own search.
     """
     legal: list[str] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     rng = random.Random(seed)
-    if game_id == "oh_hell":
+    playbook = PLAYBOOKS[game_id]
+    space = playbook.compact(view) if playbook.compact is not None else None
+    if space is not None and game_id != "oh_hell":
+        sample: Callable[[random.Random], Any] = space.sample
+        encode, decode = space.encode, space.decode
+    elif game_id == "oh_hell":
         sampler = compact.Sampler(view)
-        sample: Callable[[random.Random], Any] = sampler.sample
+        sample = sampler.sample
 
         def encode(action: str) -> int:
             return compact.BID + int(action[4:]) if action[:4] == "bid:" else INDEX[action]
