@@ -11,9 +11,9 @@ behind what is stored. A message is normally behind for a moment (its worker
 waits for the chat's flood limit), so only one that stays behind, with the same
 shown and wanted versions, from one look to the next (a lease period apart) is
 drawn again here: nobody delivered anything to it meanwhile. If its worker is
-alive but slow, the message may be edited twice with the same screen ("not
-modified" is success): the cost is one send of the chat's budget, not a wrong
-screen (``Delivery`` checks the stored message before every edit).
+alive but slow, it finds the message drawn when its turn comes and sends
+nothing: each send or edit takes the message's delivery lease and reads what
+the message shows first (``Delivery``).
 """
 
 from __future__ import annotations
