@@ -16,7 +16,8 @@ confidence intervals over the duplicate units, and the hero's think time per
 decision (decisions with a real choice only) as mean and p95.
 
 Think time: strong and the reference get ``--think`` seconds per move (the
-same for both), normal 0.3 of it. ``--playouts`` uses playout budgets instead
+same for both), normal 0.3 of it and at most its 200 samples (``--normal N``:
+another cap). ``--playouts`` uses playout budgets instead
 (reproducible, for strong vs easy and normal vs easy only).
 
 The reference (:func:`reference_move`) is a plain information-set MCTS in the
@@ -55,7 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import REGISTRY
-from games.ai import PLAYBOOKS, Budget, choose
+from games.ai import DEFAULT_BUDGETS, PLAYBOOKS, Budget, choose
 from games.ai import compact_oh_hell as compact
 from games.ai.compact import INDEX, NAMES
 from games.base import Event, Game, View
@@ -466,6 +467,9 @@ def main() -> None:
         "--think", type=float, default=1.0, help="strong's and the reference's seconds per move"
     )
     parser.add_argument("--playouts", action="store_true", help="normal 200, strong 300 playouts")
+    parser.add_argument(
+        "--normal", type=int, metavar="N", help="cap normal at N samples (instead of 200)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--load", action="store_true", help="measure waiting under load")
     parser.add_argument("--load-seconds", type=float, default=20.0)
@@ -477,8 +481,13 @@ def main() -> None:
     budgets: dict[str, Budget | None] = (
         {"normal": Budget(playouts=200), "strong": Budget(playouts=300)}
         if args.playouts
-        else {"normal": Budget(seconds=0.3 * args.think), "strong": Budget(seconds=args.think)}
+        else {
+            "normal": Budget(seconds=0.3 * args.think, playouts=DEFAULT_BUDGETS["normal"].playouts),
+            "strong": Budget(seconds=args.think),
+        }
     )
+    if args.normal is not None:
+        budgets["normal"] = Budget(seconds=0.3 * args.think, playouts=args.normal)
     print(
         "| game | pairing | deals | hero wins | hero margin / deal | CI > 0 "
         "| bids made hero / field | think mean ms | think p95 ms |"

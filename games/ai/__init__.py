@@ -7,7 +7,7 @@ seat's view (which includes ``legal``) and returns one of the legal actions.
   over a handful of sampled deals.
 - ``normal``: information-set MCTS for the trick games, determinized
   Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
-  playouts (0.3 s).
+  playouts (200 samples, at most 0.3 s).
 - ``strong``: the same searches with 1 s.
 
 The result is reproducible for a given seed under a playout budget; a time
@@ -29,8 +29,12 @@ from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
 from games.base import View
 
 LEVELS = ("easy", "normal", "strong")
-#: The default thinking time per decision.
-DEFAULT_BUDGETS = MappingProxyType({"normal": Budget(seconds=0.3), "strong": Budget(seconds=1.0)})
+#: The default thinking budget per decision. Normal stops at 200 samples as well:
+#: with the compact search states 0.3 s would buy about as many as strong gets,
+#: and it would play as well as strong (docs/computer-players.md, measured).
+DEFAULT_BUDGETS = MappingProxyType(
+    {"normal": Budget(seconds=0.3, playouts=200), "strong": Budget(seconds=1.0)}
+)
 PLAYBOOKS: MappingProxyType[str, Playbook] = MappingProxyType(
     {
         "eleven": eleven.PLAYBOOK,
