@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.config import DEFAULT_LEASE_SECONDS
 from sessions import Messages, Preferences
 from storage import MessageRef
-
-#: Seconds a worker's lease on delivering a message stands by default: longer than a
-#: send or an edit takes (PTB's read timeout is 10 s).
-DELIVERY_LEASE = 30.0
 
 
 class SessionLedger:
@@ -27,7 +24,7 @@ class SessionLedger:
         prefs: Preferences,
         on_chat_gone: Callable[[int], Awaitable[None]] | None = None,
         owner: str = "",
-        lease: float = DELIVERY_LEASE,
+        lease: float = DEFAULT_LEASE_SECONDS,
     ) -> None:
         self._messages = messages
         self._prefs = prefs

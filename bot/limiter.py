@@ -73,7 +73,7 @@ Reserve = Callable[[int, float, float], Awaitable[float]]
 class Pace:
     """``count`` requests per ``per`` seconds, spread evenly, ``margin`` times wider
     apart than exactly even, so no window of ``per`` seconds ever holds more than
-    ``count`` even if a request arrives up to :attr:`slack` seconds late."""
+    ``count`` even if a request arrives up to ``(margin - 1) · per`` seconds late."""
 
     count: int
     per: float
@@ -85,12 +85,6 @@ class Pace:
     def interval(self) -> float:
         """Seconds between two requests."""
         return self.per / self.count * self.margin
-
-    @property
-    def slack(self) -> float:
-        """How late a request may arrive without ``count + 1`` falling into some window
-        of ``per`` seconds: ``count · interval − per``."""
-        return self.count * self.interval - self.per
 
 
 @dataclass(frozen=True)
