@@ -372,11 +372,13 @@ def run_pair(
     seeds: int,
     budgets: dict[str, Budget | None],
     think: float,
+    first: int = 0,
 ) -> str:
-    """Benchmark one pairing in one game; returns its table row."""
+    """Benchmark one pairing in one game over duplicate seeds ``first`` to
+    ``first + seeds - 1``; returns its table row."""
     futures = [
         pool.submit(play_seed, game_id, 10_000 + n, hero, field_, budgets, think)
-        for n in range(seeds)
+        for n in range(first, first + seeds)
     ]
     units: list[Unit] = []
     times: list[float] = []
@@ -470,6 +472,9 @@ def main() -> None:
     parser.add_argument(
         "--normal", type=int, metavar="N", help="cap normal at N samples (instead of 200)"
     )
+    parser.add_argument(
+        "--first", type=int, default=0, help="skip this many seeds (a run that adds deals)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--load", action="store_true", help="measure waiting under load")
     parser.add_argument("--load-seconds", type=float, default=20.0)
@@ -500,7 +505,9 @@ def main() -> None:
                 hero, field_ = pair.split(":")
                 seeds = TABLES[game_id].seeds * (CHEAP_FACTOR if hero == "easy" else 1)
                 seeds = max(1, round(seeds * args.scale))
-                row = run_pair(pool, game_id, hero, field_, seeds, budgets, args.think)
+                row = run_pair(
+                    pool, game_id, hero, field_, seeds, budgets, args.think, args.first
+                )
                 print(row, flush=True)
     print(f"\n{time.perf_counter() - started:.0f} s, think {args.think} s, budgets: {budgets}")
 

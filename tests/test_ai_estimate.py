@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.ai import ismcts
-from games.ai.estimate import Sampling
+from games.ai.estimate import Sampling, best_option
 from games.ai.oh_hell import sampled_bid
 from games.ai.playbook import random_rollout
 from games.base import Event
@@ -68,3 +68,43 @@ def test_the_tree_stops_once_the_leader_cannot_be_caught_and_spends_the_budget_w
     close = gamble_search(Twins, 2000)  # both moves score 1
     assert clear.action == "safe" and clear.iterations < 1200
     assert close.iterations == 2000
+
+
+class Blank:
+    """A world with nothing in it: the options' worth comes from the random numbers."""
+
+    def clone(self) -> Blank:
+        return self
+
+
+def test_options_clearly_behind_drop_out_and_the_close_ones_get_the_samples() -> None:
+    worth = {"close": 5.0, "closer": 5.2, "poor": -5.0}
+    played = dict.fromkeys(worth, 0)
+    luck = random.Random(1)  # each option's own luck: the paired differences are noisy too
+
+    def simulate(world: object, option: str, rng: random.Random) -> float:
+        played[option] += 1
+        return worth[option] + luck.gauss(0, 1)
+
+    chosen, worlds = best_option(lambda rng: Blank(), list(worth), simulate, random.Random(2), WIDE)
+    assert played["poor"] == WIDE.min_worlds  # dropped at the first look
+    assert played["close"] == played["closer"] == worlds > 3 * WIDE.min_worlds
+    assert chosen == "closer"
+
+
+def test_a_favourite_the_samples_cannot_tell_from_the_leader_stands() -> None:
+    worth = {"leader": 0.05, "favourite": 0.0}
+    luck = random.Random(1)
+
+    def simulate(world: object, option: str, rng: random.Random) -> float:
+        return worth[option] + luck.gauss(0, 1)
+
+    short = Sampling(min_worlds=8, max_worlds=40)
+    sample = lambda rng: Blank()  # noqa: E731
+    assert best_option(sample, list(worth), simulate, random.Random(4), short, "favourite")[0] == (
+        "favourite"
+    )
+    worth["leader"] = 3.0  # now clearly better: it overrules the favourite
+    assert best_option(sample, list(worth), simulate, random.Random(4), short, "favourite")[0] == (
+        "leader"
+    )

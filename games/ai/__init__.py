@@ -159,8 +159,7 @@ def decide(
         seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
         playouts=budget.playouts,
     )
-    chosen = search(REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior)
-    return account(chosen, 0)
+    return account(*search(REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior))
 
 
 def needs_thought(game_id: str, view: View, level: str) -> bool:

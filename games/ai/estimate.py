@@ -5,12 +5,14 @@ played, and what they are worth depends on the whole deal: the seat's cards,
 where the others' cards lie and who leads. So every level estimates it: each
 *world* is a deal consistent with the seat's view (``Game.determinize``), every
 option is played out in that same world with the same random numbers (a paired
-comparison), and the option with the best mean wins.
+comparison), and the option with the best mean wins. The flat search of Rummy
+and Mau-Mau (``games.ai.search``) races its candidate moves the same way.
 
-The number of worlds is not fixed: after ``min_worlds`` the sampling stops as
-soon as the best option leads the runner-up by more than two standard errors
-of their paired difference, and goes on otherwise, up to ``max_worlds`` or the
-time limit — close decisions get the samples, clear ones do not waste them.
+The number of worlds is not fixed. After ``min_worlds`` every option that the
+leader beats by more than two standard errors of their paired difference is
+dropped and played out no more, so the options still close get the samples
+that follow; sampling stops when one option is left, or at ``max_worlds`` or the time limit — close
+decisions get the samples, clear ones do not waste them.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from games.base import Game
 
 #: How many standard errors separate a settled choice from a close one.
 SEPARATION = 2.0
+#: Two options that scored the same in this many worlds are taken as equal.
+SAME_AFTER = 8
 
 #: Plays an option out in a world (consumed) and scores it for the seat.
 Simulate = Callable[[Any, str, random.Random], float]
@@ -48,40 +52,60 @@ def best_option(
     simulate: Simulate,
     rng: random.Random,
     sampling: Sampling,
+    favourite: str | None = None,
 ) -> tuple[str, int]:
     """The option with the best mean over worlds from ``sample``, and the worlds used.
 
     ``options`` come in order of preference: ties go to the earlier one, and
-    with no time for even one world the first is returned.
+    with no time for even one world the first is returned. A world is begun
+    only if one like the last fits before ``stop_at``. A ``favourite`` (a rule
+    of thumb's choice) still in the race when the sampling ends wins: the
+    samples could not tell it from the leader.
     """
     if len(options) == 1:
         return options[0], 0
     values: dict[str, list[float]] = {option: [] for option in options}
+    live = list(options)
     worlds = 0
-    while worlds < sampling.max_worlds:
-        if sampling.stop_at is not None and sampling.clock() >= sampling.stop_at:
+    last_world = 0.0
+    while worlds < sampling.max_worlds and len(live) > 1:
+        began = sampling.clock()
+        if sampling.stop_at is not None and began + last_world >= sampling.stop_at:
             break
         world = sample(rng)
         seed = rng.getrandbits(64)
-        for option in options:
+        for option in live:
             values[option].append(simulate(world.clone(), option, random.Random(seed)))
         worlds += 1
-        if worlds >= sampling.min_worlds and settled(values, options):
-            break
+        last_world = sampling.clock() - began
+        if worlds >= sampling.min_worlds:
+            live = still_close(values, live)
     if not worlds:
         return options[0], 0
-    return max(options, key=lambda o: statistics.fmean(values[o])), worlds
+    return (favourite if favourite in live else leader(values, live)), worlds
 
 
-def settled(values: dict[str, list[float]], options: list[str]) -> bool:
-    """True if the best option leads the runner-up by more than :data:`SEPARATION` SEs."""
-    ranked = sorted(options, key=lambda o: statistics.fmean(values[o]), reverse=True)
-    gaps = [a - b for a, b in zip(values[ranked[0]], values[ranked[1]], strict=True)]
+def leader(values: dict[str, list[float]], options: list[str]) -> str:
+    """The option with the best mean (the earliest of equals)."""
+    return max(options, key=lambda o: statistics.fmean(values[o]))
+
+
+def still_close(values: dict[str, list[float]], live: list[str]) -> list[str]:
+    """The options the leader does not beat by more than :data:`SEPARATION`
+    standard errors of their paired difference (the leader included)."""
+    best = leader(values, live)
+    return [o for o in live if o == best or not clearly_behind(values[best], values[o])]
+
+
+def clearly_behind(best: list[float], other: list[float]) -> bool:
+    """True if ``other``'s paired differences to ``best`` put it clearly behind
+    (or, after :data:`SAME_AFTER` identical results, level with it for good)."""
+    gaps = [a - b for a, b in zip(best, other, strict=True)]
     if len(gaps) < 2:
         return False
     spread = statistics.stdev(gaps) / math.sqrt(len(gaps))
     mean = statistics.fmean(gaps)
-    return mean > SEPARATION * spread or (spread == 0.0 and mean == 0.0 and len(gaps) >= 8)
+    return mean > SEPARATION * spread or (spread == 0.0 and mean == 0.0 and len(gaps) >= SAME_AFTER)
 
 
 def deal_gains(

@@ -5,18 +5,19 @@ full game drawn by ``Game.determinize(view, rng)`` — consistent with all the
 seat has seen — and every candidate action is played out in that same world to
 the end of the deal. The action with the best mean outcome over the worlds wins.
 Evaluating all candidates on the same worlds (and the same rollout random
-numbers) makes the comparison paired, which cuts the noise a lot.
+numbers) makes the comparison paired, which cuts the noise a lot; candidates
+clearly behind drop out of the race (``games.ai.estimate.best_option``), so the
+close ones get the samples.
 """
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.ai.estimate import Sampling, best_option
 from games.base import Event, Game, View
 
 #: A fast move chooser for playouts: (game, seat to move, its legal actions, rng) -> action.
@@ -27,16 +28,17 @@ Outcome = Callable[[Game, Game, list[Event], int], float]
 
 #: No decision may think longer than this, whatever the budget says.
 HARD_CAP_SECONDS = 3.0
-#: How many standard errors a candidate must gain to overrule the rule of thumb.
-CONFIDENCE = 1.0
+#: Worlds every candidate is played out in before any drops out of the race.
+MIN_WORLDS = 8
 
 
 @dataclass(frozen=True)
 class Budget:
     """How much a decision may think: wall-clock ``seconds``, ``playouts``, or both.
 
-    A playout budget makes a decision reproducible (tests, benchmarks); a time
-    budget adapts to the machine. Whichever runs out first stops the search, and
+    ``playouts`` counts sampled worlds (for IS-MCTS, its iterations: one world
+    each). A playout budget makes a decision reproducible (tests, benchmarks); a
+    time budget adapts to the machine. Whichever runs out first stops the search, and
     :data:`HARD_CAP_SECONDS` always does.
     """
 
@@ -86,55 +88,38 @@ def search(
     rng: random.Random,
     prior: str | None = None,
     clock: Callable[[], float] = time.perf_counter,
-) -> str:
-    """The candidate with the best mean playout outcome over sampled worlds.
+) -> tuple[str, int]:
+    """The candidate with the best mean playout outcome over sampled worlds,
+    and the worlds sampled.
 
-    Every round samples one world and plays every candidate out in it, with the
-    same rollout random numbers for each; rounds repeat while another round
-    fits in the time budget and the playouts last (the hard cap always stops).
-    At least one full round is always played, unless the hard cap cuts it
-    short. Ties go to the earlier candidate.
-
-    ``prior`` (a rule-of-thumb choice) is kept unless the best candidate beats
-    it by more than the noise: its mean paired gain must exceed
-    :data:`CONFIDENCE` standard errors.
+    Every world is drawn by ``Game.determinize`` and every candidate still in
+    the race is played out in it, with the same rollout random numbers for
+    each. After :data:`MIN_WORLDS` worlds a candidate the leader beats by more
+    than two standard errors of their paired difference drops out; the search
+    ends when one is left or the budget is spent (its time, its ``playouts``
+    counted in worlds, the hard cap always). At least one world is always
+    played out. ``prior`` (the rule of thumb's choice) is played if it is still
+    in the race at the end: only a candidate the samples show clearly better
+    overrules it.
     """
     if len(candidates) == 1:
-        return candidates[0]
+        return candidates[0], 0
     seat = int(view["seat"])
-    results: dict[str, list[float]] = {action: [] for action in candidates}
-    started = clock()
-    deadline = started + (budget.seconds if budget.seconds is not None else HARD_CAP_SECONDS)
-    hard_stop = started + HARD_CAP_SECONDS
-    done = 0
-    round_started = started
-    while True:
-        world = game_cls.determinize(view, rng)
-        rollout_seed = rng.getrandbits(64)
-        for action in candidates:
-            value = play_out(world.clone(), seat, action, playout, random.Random(rollout_seed))
-            results[action].append(value)
-            done += 1
-            if clock() >= hard_stop:
-                break
-        now = clock()
-        # Stop when another round like the last one would overrun the budget.
-        if 2 * now - round_started >= deadline or now >= hard_stop:
-            break
-        round_started = now
-        if budget.playouts is not None and done >= budget.playouts:
-            break
-    best = max((a for a in candidates if results[a]), key=lambda a: statistics.fmean(results[a]))
-    if prior is None or prior == best or prior not in results:
-        return best
-    return best if clearly_better(results[best], results[prior]) else prior
+    seconds = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
 
+    def simulate(world: Game, action: str, playout_rng: random.Random) -> float:
+        return play_out(world, seat, action, playout, playout_rng)
 
-def clearly_better(challenger: list[float], incumbent: list[float]) -> bool:
-    """True if the paired gains of ``challenger`` over ``incumbent`` are above the noise."""
-    gains = [a - b for a, b in zip(challenger, incumbent, strict=False)]
-    if len(gains) < 2:
-        return False
-    mean = statistics.fmean(gains)
-    spread = statistics.stdev(gains) / math.sqrt(len(gains))
-    return mean > CONFIDENCE * spread
+    return best_option(
+        lambda world_rng: game_cls.determinize(view, world_rng),
+        candidates,
+        simulate,
+        rng,
+        Sampling(
+            min_worlds=MIN_WORLDS,
+            max_worlds=budget.playouts or 1 << 30,
+            stop_at=clock() + seconds,
+            clock=clock,
+        ),
+        favourite=prior,
+    )
