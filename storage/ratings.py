@@ -40,7 +40,7 @@ def display(mu: float, sigma: float) -> int:
 
     A newcomer shows 1500; a win over an equal newcomer is worth about +34.
     """
-    return round(1500 + 10 * (mu - 3 * sigma - (START_MU - 3 * START_SIGMA)))
+    return round(1500 + 10 * (ordinal(mu, sigma) - ordinal(START_MU, START_SIGMA)))
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sessions import OVERALL
 from storage import RatingChange
+from storage.ratings import ordinal
 from tests.conftest import RandomComputer
 from tests.fake_telegram import FakeTelegram, FakeUser
 from tests.fakeapi.harness import Harness, start_harness
@@ -58,10 +59,10 @@ async def test_the_result_shows_rating_changes_and_top_and_stats_rank(harness: H
     stats = fake.last_message(table.bob.id, containing="Your games")
     assert stats is not None
     # ranks as RANK() gives them: a drawn deal leaves both players equal, both #1
-    def ordinal(change: RatingChange) -> float:
-        return change.after.mu - 3 * change.after.sigma
+    def skill(change: RatingChange) -> float:
+        return ordinal(change.after.mu, change.after.sigma)
 
-    rank = 1 + sum(ordinal(other) > ordinal(bob) for other in (alice, bob))
+    rank = 1 + sum(skill(other) > skill(bob) for other in (alice, bob))
     assert f"Fifteen — {bob.after.shown:,}, #{rank} of 2" in stats.text
 
 
