@@ -16,8 +16,9 @@ confidence intervals over the duplicate units, and the hero's think time per
 decision (decisions with a real choice only) as mean and p95.
 
 Think time: strong and the reference get ``--think`` seconds per move (the
-same for both), normal 0.3 of it and at most its 200 samples (``--normal N``:
-another cap). ``--playouts`` uses playout budgets instead
+same for both), normal 0.3 of it and at most its game's samples (200, fewer
+in Rummy and Mau-Mau; ``--normal N``: another cap). ``--playouts`` uses
+playout budgets instead
 (reproducible, for strong vs easy and normal vs easy only).
 
 The reference (:func:`reference_move`) is a plain information-set MCTS in the
@@ -56,7 +57,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import REGISTRY
-from games.ai import DEFAULT_BUDGETS, PLAYBOOKS, Budget, choose
+from games.ai import PLAYBOOKS, Budget, choose, level_budget
 from games.ai import compact_oh_hell as compact
 from games.ai.compact import INDEX, NAMES
 from games.base import Event, Game, View
@@ -457,6 +458,27 @@ def run_load(game_id: str, seconds: float) -> None:
         )
 
 
+def game_budgets(
+    game_id: str, think: float, playouts: bool, normal_cap: int | None
+) -> dict[str, Budget | None]:
+    """The levels' budgets in ``game_id``: the game's own (samples capped as
+    ``level_budget`` says, normal's at ``normal_cap`` if given), with strong
+    thinking ``think`` seconds and normal 0.3 of it; or playout budgets (the
+    caps, strong 300 where it has none)."""
+    normal, strong = (level_budget(game_id, level) for level in ("normal", "strong"))
+    assert normal is not None and strong is not None
+    samples = normal_cap or normal.playouts
+    if playouts:
+        return {
+            "normal": Budget(playouts=samples),
+            "strong": Budget(playouts=strong.playouts or 300),
+        }
+    return {
+        "normal": Budget(seconds=0.3 * think, playouts=samples),
+        "strong": Budget(seconds=think, playouts=strong.playouts),
+    }
+
+
 def main() -> None:
     """Parse the command line and print the strength table (markdown)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -468,9 +490,11 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=1.0, help="strong's and the reference's seconds per move"
     )
-    parser.add_argument("--playouts", action="store_true", help="normal 200, strong 300 playouts")
     parser.add_argument(
-        "--normal", type=int, metavar="N", help="cap normal at N samples (instead of 200)"
+        "--playouts", action="store_true", help="normal its samples, strong 300 playouts"
+    )
+    parser.add_argument(
+        "--normal", type=int, metavar="N", help="cap normal at N samples (instead of its game's)"
     )
     parser.add_argument(
         "--first", type=int, default=0, help="skip this many seeds (a run that adds deals)"
@@ -483,16 +507,6 @@ def main() -> None:
         for game_id in args.games if args.games != list(TABLES) else ["oh_hell"]:
             run_load(game_id, args.load_seconds)
         return
-    budgets: dict[str, Budget | None] = (
-        {"normal": Budget(playouts=200), "strong": Budget(playouts=300)}
-        if args.playouts
-        else {
-            "normal": Budget(seconds=0.3 * args.think, playouts=DEFAULT_BUDGETS["normal"].playouts),
-            "strong": Budget(seconds=args.think),
-        }
-    )
-    if args.normal is not None:
-        budgets["normal"] = Budget(seconds=0.3 * args.think, playouts=args.normal)
     print(
         "| game | pairing | deals | hero wins | hero margin / deal | CI > 0 "
         "| bids made hero / field | think mean ms | think p95 ms |"
@@ -501,6 +515,7 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for game_id in args.games:
+            budgets = game_budgets(game_id, args.think, args.playouts, args.normal)
             for pair in args.pairs:
                 hero, field_ = pair.split(":")
                 seeds = TABLES[game_id].seeds * (CHEAP_FACTOR if hero == "easy" else 1)
@@ -509,7 +524,8 @@ def main() -> None:
                     pool, game_id, hero, field_, seeds, budgets, args.think, args.first
                 )
                 print(row, flush=True)
-    print(f"\n{time.perf_counter() - started:.0f} s, think {args.think} s, budgets: {budgets}")
+            print(f"\n{game_id} budgets: {budgets}")
+    print(f"\n{time.perf_counter() - started:.0f} s, think {args.think} s")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from games import ai
-from games.ai import DEFAULT_BUDGETS, HARD_CAP_SECONDS, Budget
+from games.ai import HARD_CAP_SECONDS, Budget, level_budget
 from games.ai.worker import Reply, die_with, loaded_packages, think
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ class ComputerPlayer:
         if not ai.needs_thought(game_id, view, level):
             return ai.choose(game_id, view, level, seed)
         submitted = time.time()
-        budget, deadline = self._budget(level, submitted)
+        budget, deadline = self._budget(game_id, level, submitted)
         full = deadline - submitted
         pool = self._ensure_pool()
         self._in_flight += 1
@@ -123,9 +123,9 @@ class ComputerPlayer:
         """The resident memory (KiB) each worker reported with its latest reply, by pid."""
         return dict(self._memory)
 
-    def _budget(self, level: str, now: float) -> tuple[Budget | None, float]:
+    def _budget(self, game_id: str, level: str, now: float) -> tuple[Budget | None, float]:
         """This request's budget (its share of the level's) and its absolute deadline."""
-        budget = self._budgets.get(level) or DEFAULT_BUDGETS.get(level)
+        budget = self._budgets.get(level) or level_budget(game_id, level)
         if budget is None:  # easy: a sampled bid or contract, bounded by its worlds
             return None, now + EASY_SECONDS
         seconds = budget.seconds if budget.seconds is not None else HARD_CAP_SECONDS

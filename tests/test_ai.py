@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY
-from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose, needs_thought
+from games.ai import DEFAULT_BUDGETS, LEVELS, PLAYBOOKS, Budget, choose, decide, needs_thought
 from games.ai.oh_hell import EASY_SAMPLING, sampled_bid
 from games.eleven import Eleven
 from tests.test_ai_positions import GAMES, TABLE, advanced
@@ -134,6 +134,27 @@ def test_easy_is_instant(game_id: str) -> None:
     for seed in range(20):
         choose(game_id, view, "easy", seed)
     assert (time.perf_counter() - started) / 20 < 0.005
+
+
+#: Positions (seed, moves) with a close decision: uncapped, the race goes on
+#: past the game's caps.
+CLOSE_DECISIONS = {"mau_mau": (1, 2), "rummy": (0, 6)}
+
+
+@pytest.mark.parametrize(
+    ("game_id", "level"), [("mau_mau", "normal"), ("rummy", "normal"), ("rummy", "strong")]
+)
+def test_a_level_stops_at_its_games_samples_in_a_close_decision(game_id: str, level: str) -> None:
+    seed, moves = CLOSE_DECISIONS[game_id]
+    game = advanced(game_id, seed, moves)
+    assert game.to_move is not None
+    view = game.view(game.to_move)
+    playbook = PLAYBOOKS[game_id]
+    cap = playbook.normal_samples if level == "normal" else playbook.strong_samples
+    assert cap is not None
+    uncapped = decide(game_id, view, level, seed, Budget(playouts=cap + 20))
+    assert uncapped.samples > cap
+    assert decide(game_id, view, level, seed).samples <= cap
 
 
 def test_easy_samples_only_a_handful_of_deals_for_a_bid() -> None:

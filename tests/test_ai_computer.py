@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from games.ai import Budget, choose, decide
+from games.ai import DEFAULT_BUDGETS, PLAYBOOKS, Budget, choose, decide
 from games.ai.worker import loaded_packages
 from sessions.computer import ComputerPlayer
 from tests.test_ai_positions import advanced
@@ -178,6 +178,28 @@ async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
     seconds = [b.seconds for b in budgets if b is not None]
     assert seconds == pytest.approx([0.05, 0.025, 0.05 / 3, 0.0125, 0.01])
     assert sum("under load" in record.getMessage() for record in caplog.records) >= 4
+
+
+async def test_a_normal_computer_gets_its_games_sample_cap_also_under_load() -> None:
+    budgets: list[Budget | None] = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            budgets.append(args[4])
+            return super().submit(fn, *args, **kwargs)
+
+    computer = ComputerPlayer(workers=1, executor_factory=lambda workers: Recording(workers))
+    try:
+        for game_id in ("rummy", "mau_mau", "king"):
+            view = opening(game_id)
+            await asyncio.gather(*(computer.choose(game_id, view, "normal", n) for n in range(2)))
+        await computer.choose("rummy", opening("rummy"), "strong", 0)
+    finally:
+        computer.close()
+    caps = [b.playouts for b in budgets if b is not None]
+    rummy, mau_mau, king = (PLAYBOOKS[g].normal_samples for g in ("rummy", "mau_mau", "king"))
+    assert caps == [rummy, rummy, mau_mau, mau_mau, king, king, PLAYBOOKS["rummy"].strong_samples]
+    assert max(rummy, mau_mau) < king == DEFAULT_BUDGETS["normal"].playouts
 
 
 def test_start_spawns_every_worker_before_the_first_move() -> None:

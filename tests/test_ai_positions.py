@@ -57,9 +57,20 @@ from dataclasses import dataclass, field  # noqa: E402
 
 import pytest  # noqa: E402
 
-from games.ai import Budget  # noqa: E402
+from games.ai import DEFAULT_BUDGETS, Budget, level_budget  # noqa: E402
 
-BUDGETS = {"normal": Budget(playouts=300), "strong": Budget(playouts=600)}
+
+def position_budget(game_id: str, level: str) -> Budget | None:
+    """A reproducible budget per level: strong 600 samples, normal 300, or the
+    caps of the games that cap a level lower than the rest (``level_budget``:
+    Rummy, Mau-Mau); easy none."""
+    budget = level_budget(game_id, level)
+    if budget is None:
+        return None
+    usual = DEFAULT_BUDGETS[level].playouts
+    if budget.playouts is not None and budget.playouts != usual:
+        return Budget(playouts=budget.playouts)
+    return Budget(playouts=600 if level == "strong" else 300)
 
 
 def position(
@@ -817,6 +828,27 @@ SPOTS += [
         frozenset({"KC"}),
     ),
     Spot(
+        "rummy: a card each, the only card to lay off buried in the pile: draw, or the "
+        "two take and throw back for ever",
+        rummy(
+            ["5D"],
+            discard=[
+                *("4C", "KD", "QC", "9D", "7C", "9H", "TS", "7H"),
+                *("QH", "TC", "KH", "8D", "5C", "6D", "AH"),
+            ],
+            opponent=1,
+            known=("AC",),
+            melds=(
+                (0, ["2S", "2H", "2D", "2C"]),
+                (0, ["3S", "4S", "5S", "6S", "7S", "8S", "9S"]),
+                (1, ["JS", "JH", "JD", "JC"]),
+                (1, ["3H", "3D", "3C"]),
+            ),
+        ),
+        frozenset({"draw"}),
+        ALL,
+    ),
+    Spot(
         "rummy: take the eight that lays off, then go out with the last discard",
         rummy(["QS"], discard=["TD", "8H"], opponent=4, melds=((1, ["5H", "6H", "7H"]),)),
         frozenset({"take"}),
@@ -846,7 +878,7 @@ def test_a_decent_player_makes_the_clear_move(spot: Spot) -> None:
     assert spot.good <= set(view["legal"]) and set(view["legal"]) - spot.good
     for level in spot.levels:
         for seed in spot.seeds:
-            chosen = choose(game.id, view, level, seed, BUDGETS.get(level))
+            chosen = choose(game.id, view, level, seed, position_budget(game.id, level))
             assert chosen in spot.good, f"{level} (seed {seed}) chose {chosen}"
 
 

@@ -29,9 +29,10 @@ from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
 from games.base import View
 
 LEVELS = ("easy", "normal", "strong")
-#: The default thinking budget per decision. Normal stops at 200 samples as well:
-#: with the compact search states 0.3 s would buy about as many as strong gets,
-#: and it would play as well as strong (docs/computer-players.md, measured).
+#: The default thinking budget per decision. Normal stops at its game's
+#: ``Playbook.normal_samples`` as well (200 unless the game says otherwise): with
+#: the compact search states 0.3 s would buy about as many as strong gets, and it
+#: would play as well as strong (docs/computer-players.md, measured).
 DEFAULT_BUDGETS = MappingProxyType(
     {"normal": Budget(seconds=0.3, playouts=200), "strong": Budget(seconds=1.0)}
 )
@@ -46,6 +47,23 @@ PLAYBOOKS: MappingProxyType[str, Playbook] = MappingProxyType(
         "mau_mau": mau_mau.PLAYBOOK,
     }
 )
+
+
+def level_budget(game_id: str, level: str) -> Budget | None:
+    """The level's default thinking budget in ``game_id`` (None for easy).
+
+    The time is the level's; the samples are capped per game
+    (``Playbook.normal_samples``, ``strong_samples``): where the search has
+    settled its decisions long before the time is up (Mau-Mau) or more samples
+    play worse (Rummy), the levels stop sooner, so that normal plays between
+    easy and strong (docs/computer-players.md, measured).
+    """
+    default = DEFAULT_BUDGETS.get(level)
+    if default is None:
+        return None
+    playbook = PLAYBOOKS[game_id]
+    samples = playbook.normal_samples if level == "normal" else playbook.strong_samples
+    return Budget(seconds=default.seconds, playouts=samples)
 
 
 #: The fewest sampled worlds a bid or contract estimate takes, per search level.
@@ -109,7 +127,8 @@ def decide(
         decided = playbook.exact(view)
         if decided is not None:
             return Decision(_checked(decided, legal))
-    budget = budget or DEFAULT_BUDGETS[level]
+    budget = budget or level_budget(game_id, level)
+    assert budget is not None
     started = time.perf_counter()
     allowed = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
     stop_at = started + allowed
@@ -201,5 +220,6 @@ __all__ = [
     "check_request",
     "choose",
     "decide",
+    "level_budget",
     "needs_thought",
 ]
