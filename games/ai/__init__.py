@@ -7,8 +7,8 @@ seat's view (which includes ``legal``) and returns one of the legal actions.
   over a handful of sampled deals.
 - ``normal``: information-set MCTS for the trick games, determinized
   Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
-  playouts (200 samples, at most 0.3 s).
-- ``strong``: the same searches with 1 s.
+  playouts (200 samples, at most 0.3 s; Rummy and Mau-Mau 24 worlds).
+- ``strong``: the same searches with 1 s (Rummy: at most 60 worlds).
 
 The result is reproducible for a given seed under a playout budget; a time
 budget may see more or fewer samples on a busier machine.
