@@ -45,7 +45,7 @@ def main() -> int:
         print(f"koloda: cannot reach the Bot API at {settings.api_url}: {error}", file=sys.stderr)
         return 1
     finally:
-        computer.close()
+        computer.close(wait=True)
     return 0
 
 

@@ -154,11 +154,16 @@ class ComputerPlayer:
             )
         log.debug("worker %d holds %d KiB", reply.pid, reply.rss_kib)
 
-    def close(self) -> None:
-        """Stop the worker processes; pending searches are cancelled."""
+    def close(self, wait: bool = False) -> None:
+        """Stop the worker processes; pending searches are cancelled.
+
+        ``wait``: return only once the workers are gone (the last thing before
+        the process exits: a pool still winding down then races the
+        interpreter's own exit hook, which can print a traceback).
+        """
         self._closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
 
     def _ensure_pool(self) -> Executor:
