@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import REGISTRY
-from games.ai import DEFAULT_BUDGETS, LEVELS, PLAYBOOKS, Budget, choose, decide, needs_thought
+from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose, decide, level_budget, needs_thought
 from games.ai.oh_hell import EASY_SAMPLING, sampled_bid
 from games.eleven import Eleven
 from tests.test_ai_positions import GAMES, TABLE, advanced
@@ -149,9 +149,9 @@ def test_a_level_stops_at_its_games_samples_in_a_close_decision(game_id: str, le
     game = advanced(game_id, seed, moves)
     assert game.to_move is not None
     view = game.view(game.to_move)
-    playbook = PLAYBOOKS[game_id]
-    cap = playbook.normal_samples if level == "normal" else playbook.strong_samples
-    assert cap is not None
+    budget = level_budget(game_id, level)
+    assert budget is not None and budget.playouts is not None
+    cap = budget.playouts
     uncapped = decide(game_id, view, level, seed, Budget(playouts=cap + 20))
     assert uncapped.samples > cap
     assert decide(game_id, view, level, seed).samples <= cap

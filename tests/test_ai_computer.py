@@ -8,6 +8,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -26,6 +27,17 @@ def opening(game_id: str) -> dict[str, Any]:
     game = advanced(game_id, 3, 0)
     assert game.to_move is not None
     return game.view(game.to_move)
+
+
+def budget_recorder(budgets: list[Budget | None]) -> Callable[[int], Executor]:
+    """An executor factory whose threads note the budget of every search submitted."""
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            budgets.append(args[4])
+            return super().submit(fn, *args, **kwargs)
+
+    return Recording
 
 
 async def test_other_work_goes_on_while_a_strong_search_runs() -> None:
@@ -157,15 +169,10 @@ async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
     view = opening("two_ten_jack")
     budgets: list[Budget | None] = []
 
-    class Recording(ThreadPoolExecutor):
-        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-            budgets.append(args[4])
-            return super().submit(fn, *args, **kwargs)
-
     computer = ComputerPlayer(
         workers=1,
         budgets={"strong": Budget(seconds=0.05)},
-        executor_factory=lambda workers: Recording(workers),
+        executor_factory=budget_recorder(budgets),
     )
     caplog.set_level(logging.DEBUG, logger="sessions.computer")
     try:
@@ -183,12 +190,7 @@ async def test_under_load_each_request_gets_a_share_of_the_budget_and_says_so(
 async def test_a_normal_computer_gets_its_games_sample_cap_also_under_load() -> None:
     budgets: list[Budget | None] = []
 
-    class Recording(ThreadPoolExecutor):
-        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-            budgets.append(args[4])
-            return super().submit(fn, *args, **kwargs)
-
-    computer = ComputerPlayer(workers=1, executor_factory=lambda workers: Recording(workers))
+    computer = ComputerPlayer(workers=1, executor_factory=budget_recorder(budgets))
     try:
         for game_id in ("rummy", "mau_mau", "king"):
             view = opening(game_id)
