@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
+from typing import NoReturn
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games.ai as ai
 from games import REGISTRY
-from games.ai import DEFAULT_BUDGETS, LEVELS, Budget, choose, decide, level_budget, needs_thought
+from games.ai import (
+    DEFAULT_BUDGETS,
+    LEVELS,
+    PLAYBOOKS,
+    Budget,
+    choose,
+    decide,
+    ismcts,
+    level_budget,
+    needs_thought,
+)
 from games.ai.oh_hell import EASY_SAMPLING, sampled_bid
 from games.eleven import Eleven
 from tests.test_ai_positions import GAMES, TABLE, advanced
@@ -123,17 +136,30 @@ def test_default_budgets_are_the_documented_times() -> None:
     assert DEFAULT_BUDGETS["strong"].seconds == 1.0
 
 
+def refuse_to_sample(monkeypatch: pytest.MonkeyPatch, game_id: str) -> None:
+    """Make every way of thinking about hidden cards fail the test."""
+
+    def sampled(*args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError("easy sampled a world or searched")
+
+    monkeypatch.setattr(ai.ismcts, "search", sampled)
+    monkeypatch.setattr(ai, "search", sampled)
+    monkeypatch.setattr(REGISTRY[game_id], "determinize", classmethod(sampled))
+
+
 @pytest.mark.parametrize("game_id", GAMES)
-def test_easy_is_instant(game_id: str) -> None:
+def test_easy_plays_by_its_rules_of_thumb_without_sampling(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = advanced(game_id, 2, 4)
     assert game.to_move is not None
     view = game.view(game.to_move)
     if needs_thought(game_id, view, "easy"):
         pytest.skip("a sampled decision: bounded by its worlds, tested below")
-    started = time.perf_counter()
+    refuse_to_sample(monkeypatch, game_id)
     for seed in range(20):
-        choose(game_id, view, "easy", seed)
-    assert (time.perf_counter() - started) / 20 < 0.005
+        decision = decide(game_id, view, "easy", seed)
+        assert decision.action in view["legal"] and decision.samples == 0
 
 
 #: Positions (seed, moves) with a close decision: uncapped, the race goes on
@@ -166,10 +192,38 @@ def test_easy_samples_only_a_handful_of_deals_for_a_bid() -> None:
     assert 0 < worlds <= EASY_SAMPLING.max_worlds <= 12
 
 
-def test_a_time_budget_stops_the_search_in_time() -> None:
+def test_a_time_budget_stops_the_tree_search_when_its_clock_runs_out() -> None:
     game = advanced("king", 0, 0)
     assert game.to_move is not None
     view = game.view(game.to_move)
-    started = time.perf_counter()
-    choose("king", view, "strong", 0, Budget(seconds=0.1))
-    assert time.perf_counter() - started < 0.9  # the default strong budget is 1 s
+    playbook = PLAYBOOKS["king"]
+    ticks = itertools.count()
+    found = ismcts.search(
+        REGISTRY["king"],
+        view,
+        list(view["legal"]),
+        playbook.strong_rollout,
+        playbook.rewards,
+        random.Random(0),
+        iterations=None,
+        stop_at=0.1,
+        clock=lambda: next(ticks) * 0.001,  # a millisecond a reading
+        space=playbook.compact(view) if playbook.compact else None,
+    )
+    assert found.action in view["legal"]
+    assert 1 <= found.iterations < 100  # more than a reading per iteration
+
+
+def test_decide_gives_the_search_the_budgets_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = advanced("king", 0, 0)
+    assert game.to_move is not None
+    view = game.view(game.to_move)
+    given: list[float] = []
+
+    def recorded(*args: object, stop_at: float, fallback: str, **kwargs: object) -> ismcts.Result:
+        given.append(stop_at - time.perf_counter())
+        return ismcts.Result(fallback, {}, 0)
+
+    monkeypatch.setattr(ai.ismcts, "search", recorded)
+    decide("king", view, "strong", 0, Budget(seconds=0.1))
+    assert len(given) == 1 and 0.0 < given[0] <= 0.1
