@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.ai import choose
+from games.ai.eleven import shortlist as eleven_shortlist
 from games.ai.fifteen import dealer_spread, exact, stood_hand_spread, unseen_counts
 from games.ai.king import name_trumps
 from games.ai.oh_hell import likely_tricks
@@ -48,6 +49,21 @@ def test_eleven_wins_a_plain_lead_with_a_plain_card() -> None:
 def test_eleven_ducks_low_rather_than_spend_a_figure_on_nothing() -> None:
     game = eleven_following("7H", ["AH", "9S", "8S", "JC", "TC", "QD"])
     assert easy("eleven", game.view(1)) == "8S"
+
+
+def test_eleven_search_throws_no_figure_onto_a_lost_trick_while_a_blank_would_do() -> None:
+    lost = eleven_following("QC", ["JC", "7D", "8H", "9S", "KS", "TD"])
+    assert eleven_shortlist(lost.view(1), "7D") == ["7D", "8H", "9S"]
+    # The winners stay, and so do the blanks; the figures that would lose go.
+    winnable = eleven_following("QC", ["KC", "AC", "JC", "7D", "TD", "QH"])
+    assert eleven_shortlist(winnable.view(1), "KC") == ["KC", "AC", "7D"]
+    # Nothing but figures to lose with: every card is weighed.
+    figures = eleven_following("AC", ["KC", "JD", "TD", "QH", "KS", "AS"])
+    view = figures.view(1)
+    assert eleven_shortlist(view, "JD") == view["legal"]
+    # Leading, every card is weighed.
+    leading = Eleven.new(2, seed=1, dealer=1).view(0)
+    assert eleven_shortlist(leading, leading["legal"][0]) == leading["legal"]
 
 
 def test_eleven_leads_a_master_card() -> None:

@@ -57,20 +57,17 @@ from dataclasses import dataclass, field  # noqa: E402
 
 import pytest  # noqa: E402
 
-from games.ai import DEFAULT_BUDGETS, Budget, level_budget  # noqa: E402
+from games.ai import Budget, level_budget  # noqa: E402
 
 
 def position_budget(game_id: str, level: str) -> Budget | None:
-    """A reproducible budget per level: strong 600 samples, normal 300, or the
-    caps of the games that cap a level lower than the rest (``level_budget``:
-    Rummy, Mau-Mau); easy none."""
+    """A reproducible budget per level: the level's own cap in samples for the
+    game (``level_budget``), or 600 for a level that only has a time (strong in
+    the trick games); easy none."""
     budget = level_budget(game_id, level)
     if budget is None:
         return None
-    usual = DEFAULT_BUDGETS[level].playouts
-    if budget.playouts is not None and budget.playouts != usual:
-        return Budget(playouts=budget.playouts)
-    return Budget(playouts=600 if level == "strong" else 300)
+    return Budget(playouts=budget.playouts or 600)
 
 
 def position(

@@ -8,7 +8,7 @@ seat's view (which includes ``legal``) and returns one of the legal actions.
 - ``normal``: information-set MCTS for the trick games, determinized
   Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
   playouts (200 samples, at most 0.3 s; Rummy and Mau-Mau 24 worlds).
-- ``strong``: the same searches with 1 s (Rummy: at most 60 worlds).
+- ``strong``: the same searches with 1 s.
 
 The result is reproducible for a given seed under a playout budget; a time
 budget may see more or fewer samples on a busier machine.
@@ -52,18 +52,18 @@ PLAYBOOKS: MappingProxyType[str, Playbook] = MappingProxyType(
 def level_budget(game_id: str, level: str) -> Budget | None:
     """The level's default thinking budget in ``game_id`` (None for easy).
 
-    The time is the level's; the samples are capped per game
-    (``Playbook.normal_samples``, ``strong_samples``): where the search has
-    settled its decisions long before the time is up (Mau-Mau) or more samples
-    play worse (Rummy), the levels stop sooner, so that normal plays between
-    easy and strong (docs/computer-players.md, measured).
+    The time is the level's; normal's samples are capped per game
+    (``Playbook.normal_samples``): where the search settles its decisions
+    long before the time is up (Mau-Mau, Rummy), normal stops sooner, so that
+    it plays between easy and strong (docs/computer-players.md, measured).
+    Strong has only its time.
     """
     default = DEFAULT_BUDGETS.get(level)
     if default is None:
         return None
-    playbook = PLAYBOOKS[game_id]
-    samples = playbook.normal_samples if level == "normal" else playbook.strong_samples
-    return Budget(seconds=default.seconds, playouts=samples)
+    if level == "normal":
+        return Budget(seconds=default.seconds, playouts=PLAYBOOKS[game_id].normal_samples)
+    return default
 
 
 #: The fewest sampled worlds a bid or contract estimate takes, per search level.

@@ -3,7 +3,8 @@
 Easy: lead a master card (one no card left out can beat), else the lowest card
 of the longest suit; following, win the trick if it holds a figure or can be
 won without spending one, otherwise duck with the lowest non-figure. The
-search scores a deal by its points and, as a tie-break, the figures taken.
+search scores a deal by its points and, as a tie-break, the figures taken; it
+never weighs throwing a figure onto a lost trick when a blank would do.
 """
 
 from __future__ import annotations
@@ -31,6 +32,20 @@ def easy(view: View, rng: random.Random) -> str:
         played = played_cards(view["history"], [])
         return lead_strong(legal, view["hand"], None, played)
     return take_if_worth(spot, legal, _pays, _figure_value)
+
+
+def shortlist(view: View, easy_choice: str) -> list[str]:
+    """What the search weighs: every card but a figure thrown onto a trick it
+    cannot win while a blank card would lose it as well — that only hands the
+    opponent the figure."""
+    legal: list[str] = view["legal"]
+    spot = TrickSpot(view["trick"], players=2)
+    if spot.leading:
+        return legal
+    losing = [c for c in legal if not spot.wins(c)]
+    if not any(not is_figure(c) for c in losing):
+        return legal
+    return [c for c in legal if spot.wins(c) or not is_figure(c)]
 
 
 def _pays(on_table: list[str], card: str) -> bool:
@@ -86,6 +101,7 @@ PLAYBOOK = Playbook(
     rollout=random_rollout,
     strong_rollout=policy_rollout(easy, ("trick", "history")),
     outcome=outcome,
+    shortlist=shortlist,
     tree=True,
     rewards=rewards,
     compact=compact_space,

@@ -13,6 +13,14 @@ leader beats by more than two standard errors of their paired difference is
 dropped and played out no more, so the options still close get the samples
 that follow; sampling stops when one option is left, or at ``max_worlds`` or
 the time limit — close decisions get the samples, clear ones do not waste them.
+
+A *favourite* (the rule of thumb's move, in the flat search) is the one option
+whose dropping changes the move played, so it faces a stricter test, and fewer
+of them: :data:`FAVOURITE_SEPARATION` standard errors, looked at only when the
+worlds double (8, 16, 32, …) and once at the end. Tested at two standard errors
+after every world, a favourite merely level with the leader was dropped more
+often the longer the race ran — repeated looks at a noisy difference — so more
+worlds played worse (Rummy, docs/computer-players.md).
 """
 
 from __future__ import annotations
@@ -31,6 +39,9 @@ from games.base import Game
 SEPARATION = 2.0
 #: Two options that scored the same in this many worlds are taken as equal.
 SAME_AFTER = 8
+#: How many standard errors behind the leader a favourite must be to drop out,
+#: at each of its looks (a few looks at 2.5: about 1 % each when it is level).
+FAVOURITE_SEPARATION = 2.5
 
 #: Plays an option out in a world (consumed) and scores it for the seat.
 Simulate = Callable[[Any, str, random.Random], float]
@@ -60,7 +71,8 @@ def best_option(
     with no time for even one world the first is returned. A world is begun
     only if one like the last fits before ``stop_at``. A ``favourite`` (a rule
     of thumb's choice) still in the race when the sampling ends wins: the
-    samples could not tell it from the leader.
+    samples could not tell it from the leader. It drops out only at its looks
+    (see the module's docstring).
     """
     if len(options) == 1:
         return options[0], 0
@@ -68,6 +80,7 @@ def best_option(
     live = list(options)
     worlds = 0
     last_world = 0.0
+    looked = False
     while worlds < sampling.max_worlds and len(live) > 1:
         began = sampling.clock()
         if sampling.stop_at is not None and began + last_world >= sampling.stop_at:
@@ -79,10 +92,18 @@ def best_option(
         worlds += 1
         last_world = sampling.clock() - began
         if worlds >= sampling.min_worlds:
-            live = still_close(values, live)
+            looked = _doubled(worlds, sampling.min_worlds)
+            live = still_close(values, live, favourite, looked)
     if not worlds:
         return options[0], 0
+    if favourite in live and len(live) > 1 and worlds >= sampling.min_worlds and not looked:
+        live = still_close(values, live, favourite, look=True)  # the favourite's last look
     return (favourite if favourite in live else leader(values, live)), worlds
+
+
+def _doubled(worlds: int, first: int) -> bool:
+    """True at ``first`` worlds and each doubling of it."""
+    return worlds % first == 0 and (worlds // first) & (worlds // first - 1) == 0
 
 
 def leader(values: dict[str, list[float]], options: list[str]) -> str:
@@ -90,16 +111,35 @@ def leader(values: dict[str, list[float]], options: list[str]) -> str:
     return max(options, key=lambda o: statistics.fmean(values[o]))
 
 
-def still_close(values: dict[str, list[float]], live: list[str]) -> list[str]:
+def still_close(
+    values: dict[str, list[float]],
+    live: list[str],
+    favourite: str | None = None,
+    look: bool = False,
+) -> list[str]:
     """The options the leader does not beat by more than :data:`SEPARATION`
-    standard errors of their paired difference (the leader included)."""
+    standard errors of their paired difference (the leader included).
+
+    The ``favourite`` is kept unless this is one of its looks and it is behind
+    by :data:`FAVOURITE_SEPARATION`.
+    """
     best = leader(values, live)
-    return [o for o in live if o == best or not clearly_behind(values[best], values[o])]
+    kept = []
+    for option in live:
+        if option == best:
+            kept.append(option)
+        elif option == favourite:
+            if not (look and clearly_behind(values[best], values[option], FAVOURITE_SEPARATION)):
+                kept.append(option)
+        elif not clearly_behind(values[best], values[option]):
+            kept.append(option)
+    return kept
 
 
-def clearly_behind(best: list[float], other: list[float]) -> bool:
-    """True if ``other``'s paired differences to ``best`` put it clearly behind
-    (or, after :data:`SAME_AFTER` identical results, level with it for good)."""
+def clearly_behind(best: list[float], other: list[float], separation: float = SEPARATION) -> bool:
+    """True if ``other``'s paired differences to ``best`` put it more than
+    ``separation`` standard errors behind (or, after :data:`SAME_AFTER`
+    identical results, level with it for good)."""
     gaps = [a - b for a, b in zip(best, other, strict=True)]
     n = len(gaps)
     if n < 2:
@@ -108,7 +148,7 @@ def clearly_behind(best: list[float], other: list[float]) -> bool:
     # statistics.stdev's exact fractions (a quarter of a search's time).
     mean = math.fsum(gaps) / n
     spread = math.sqrt(math.fsum((g - mean) ** 2 for g in gaps) / ((n - 1) * n))
-    return mean > SEPARATION * spread or (spread == 0.0 and mean == 0.0 and len(gaps) >= SAME_AFTER)
+    return mean > separation * spread or (spread == 0.0 and mean == 0.0 and len(gaps) >= SAME_AFTER)
 
 
 def deal_gains(

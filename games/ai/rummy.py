@@ -28,12 +28,9 @@ from games.rummy import (
 UNFINISHED_WEIGHT = 0.5
 #: The search weighs this many of the discards the rule of thumb likes best.
 SHORTLIST_DISCARDS = 4
-#: Worlds per decision. More play *worse* (strong at 1 s lost to a search of 60
-#: worlds): the more worlds, the more often the playouts' verdict overrules the
-#: rule of thumb, and on some Rummy decisions that verdict is wrong
-#: (docs/computer-players.md, measured).
+#: Normal's worlds per decision (strong has its whole second;
+#: docs/computer-players.md, measured).
 NORMAL_SAMPLES = 24
-STRONG_SAMPLES = 60
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -147,5 +144,4 @@ PLAYBOOK = Playbook(
     shortlist=shortlist,
     max_moves=300,
     normal_samples=NORMAL_SAMPLES,
-    strong_samples=STRONG_SAMPLES,
 )
