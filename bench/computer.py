@@ -461,21 +461,17 @@ def run_load(game_id: str, seconds: float) -> None:
 def game_budgets(
     game_id: str, think: float, playouts: bool, normal_cap: int | None
 ) -> dict[str, Budget | None]:
-    """The levels' budgets in ``game_id``: the game's own (samples capped as
-    ``level_budget`` says, normal's at ``normal_cap`` if given), with strong
-    thinking ``think`` seconds and normal 0.3 of it; or playout budgets (the
-    caps, strong 300 where it has none)."""
-    normal, strong = (level_budget(game_id, level) for level in ("normal", "strong"))
-    assert normal is not None and strong is not None
+    """The levels' budgets in ``game_id``: strong thinking ``think`` seconds,
+    normal 0.3 of it and at most its game's samples (``level_budget``) or
+    ``normal_cap``; or playout budgets (normal's samples, strong 300)."""
+    normal = level_budget(game_id, "normal")
+    assert normal is not None
     samples = normal_cap or normal.playouts
     if playouts:
-        return {
-            "normal": Budget(playouts=samples),
-            "strong": Budget(playouts=strong.playouts or 300),
-        }
+        return {"normal": Budget(playouts=samples), "strong": Budget(playouts=300)}
     return {
         "normal": Budget(seconds=0.3 * think, playouts=samples),
-        "strong": Budget(seconds=think, playouts=strong.playouts),
+        "strong": Budget(seconds=think),
     }
 
 
@@ -520,9 +516,7 @@ def main() -> None:
                 hero, field_ = pair.split(":")
                 seeds = TABLES[game_id].seeds * (CHEAP_FACTOR if hero == "easy" else 1)
                 seeds = max(1, round(seeds * args.scale))
-                row = run_pair(
-                    pool, game_id, hero, field_, seeds, budgets, args.think, args.first
-                )
+                row = run_pair(pool, game_id, hero, field_, seeds, budgets, args.think, args.first)
                 print(row, flush=True)
             print(f"\n{game_id} budgets: {budgets}")
     print(f"\n{time.perf_counter() - started:.0f} s, think {args.think} s")

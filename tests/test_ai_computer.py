@@ -199,9 +199,11 @@ async def test_a_normal_computer_gets_its_games_sample_cap_also_under_load() -> 
     finally:
         computer.close()
     caps = [b.playouts for b in budgets if b is not None]
-    rummy, mau_mau, king = (PLAYBOOKS[g].normal_samples for g in ("rummy", "mau_mau", "king"))
+    rummy, mau_mau = (PLAYBOOKS[g].normal_samples for g in ("rummy", "mau_mau"))
+    assert rummy is not None and mau_mau is not None and PLAYBOOKS["king"].normal_samples is None
+    king = DEFAULT_BUDGETS["normal"].playouts  # King sets no cap of its own: the usual one
     assert caps == [rummy, rummy, mau_mau, mau_mau, king, king, None]  # strong: its time only
-    assert max(rummy, mau_mau) < king == DEFAULT_BUDGETS["normal"].playouts
+    assert king is not None and max(rummy, mau_mau) < king
 
 
 def test_start_spawns_every_worker_before_the_first_move() -> None:

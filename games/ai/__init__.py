@@ -29,8 +29,8 @@ from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
 from games.base import View
 
 LEVELS = ("easy", "normal", "strong")
-#: The default thinking budget per decision. Normal stops at its game's
-#: ``Playbook.normal_samples`` as well (200 unless the game says otherwise): with
+#: The default thinking budget per decision. Normal stops at 200 samples as well,
+#: or at its game's ``Playbook.normal_samples`` where the game sets one: with
 #: the compact search states 0.3 s would buy about as many as strong gets, and it
 #: would play as well as strong (docs/computer-players.md, measured).
 DEFAULT_BUDGETS = MappingProxyType(
@@ -61,9 +61,8 @@ def level_budget(game_id: str, level: str) -> Budget | None:
     default = DEFAULT_BUDGETS.get(level)
     if default is None:
         return None
-    if level == "normal":
-        return Budget(seconds=default.seconds, playouts=PLAYBOOKS[game_id].normal_samples)
-    return default
+    samples = PLAYBOOKS[game_id].normal_samples if level == "normal" else None
+    return Budget(seconds=default.seconds, playouts=samples or default.playouts)
 
 
 #: The fewest sampled worlds a bid or contract estimate takes, per search level.

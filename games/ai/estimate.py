@@ -80,7 +80,6 @@ def best_option(
     live = list(options)
     worlds = 0
     last_world = 0.0
-    looked = False
     while worlds < sampling.max_worlds and len(live) > 1:
         began = sampling.clock()
         if sampling.stop_at is not None and began + last_world >= sampling.stop_at:
@@ -92,11 +91,10 @@ def best_option(
         worlds += 1
         last_world = sampling.clock() - began
         if worlds >= sampling.min_worlds:
-            looked = _doubled(worlds, sampling.min_worlds)
-            live = still_close(values, live, favourite, looked)
+            live = still_close(values, live, favourite, _doubled(worlds, sampling.min_worlds))
     if not worlds:
         return options[0], 0
-    if favourite in live and len(live) > 1 and worlds >= sampling.min_worlds and not looked:
+    if worlds >= sampling.min_worlds and not _doubled(worlds, sampling.min_worlds):
         live = still_close(values, live, favourite, look=True)  # the favourite's last look
     return (favourite if favourite in live else leader(values, live)), worlds
 
@@ -124,16 +122,13 @@ def still_close(
     by :data:`FAVOURITE_SEPARATION`.
     """
     best = leader(values, live)
-    kept = []
-    for option in live:
-        if option == best:
-            kept.append(option)
-        elif option == favourite:
-            if not (look and clearly_behind(values[best], values[option], FAVOURITE_SEPARATION)):
-                kept.append(option)
-        elif not clearly_behind(values[best], values[option]):
-            kept.append(option)
-    return kept
+
+    def behind(option: str) -> bool:
+        if option == favourite:
+            return look and clearly_behind(values[best], values[option], FAVOURITE_SEPARATION)
+        return clearly_behind(values[best], values[option])
+
+    return [option for option in live if option == best or not behind(option)]
 
 
 def clearly_behind(best: list[float], other: list[float], separation: float = SEPARATION) -> bool:

@@ -87,8 +87,9 @@ class Playbook:
     determinized search (``games.ai.search``) scored by ``outcome``. In the
     view phase ``sampled_phase`` every level decides by ``sampled`` instead.
     ``compact`` may give the tree search a faster representation of the view.
-    ``normal_samples`` caps the normal level's samples in this game (see
-    ``games.ai.level_budget``; strong has only its time).
+    ``normal_samples`` caps the normal level's samples in this game (None:
+    the level's usual cap; see ``games.ai.level_budget``; strong has only its
+    time).
     """
 
     easy: Policy
@@ -103,4 +104,4 @@ class Playbook:
     sampled: Sampled | None = None
     sampled_phase: str | None = None
     compact: Callable[[View], Space | None] | None = None
-    normal_samples: int = 200
+    normal_samples: int | None = None
