@@ -26,6 +26,7 @@ from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.messages import TABLE, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
+from sessions.presses import PRESS_TTL, press_recorded, unrecorded_press
 from sessions.timers import Clock
 from storage import (
     TAKE_BACK,
@@ -35,6 +36,7 @@ from storage import (
     InviteUsed,
     MessageRef,
     MoveRecord,
+    PressRepeated,
     RatedMatch,
     RatingRow,
     ResultRecord,
@@ -70,6 +72,8 @@ STALE_TRIES = 5
 #: How long a worker holds the lease on a computer's turn or a timer's expiry
 #: before another worker may take it over (it died): longer than any search.
 LEASE_SECONDS = 30.0
+#: Seconds between two passes that forget presses older than ``PRESS_TTL``.
+FORGET_PRESSES_EVERY = 3600.0
 
 
 def _again_if_stale(
@@ -126,6 +130,7 @@ class SessionManager:
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
         #: who holds this worker's leases on background work
         self.worker_id = uuid.uuid4().hex[:12]
+        self._presses_forgotten = float("-inf")
 
     # ------------------------------------------------------------ lifecycle
 
@@ -565,6 +570,11 @@ class SessionManager:
 
     # ------------------------------------------------------------ lookups
 
+    async def pressed(self, key: str) -> bool:
+        """True if the press ``key`` (see :func:`sessions.presses.pressing`) changed
+        something already: delivered again, it is refused as ``applied``."""
+        return await self.store.pressed(key)
+
     async def get(self, session_id: int) -> Session:
         """The session (Refusal ``no_session`` if unknown)."""
         return await self._load(session_id)
@@ -727,10 +737,14 @@ class SessionManager:
         session = replace(
             session, deadline=self._kept_deadline(session), changed=(TABLE, *everyone)
         )
+        press = unrecorded_press()
         try:
-            session_id = await self.store.create_session(self._record(session))
+            session_id = await self.store.create_session(self._record(session), press=press)
         except ChatBusy as error:
             raise Refusal("chat_busy") from error
+        except PressRepeated as error:
+            raise Refusal("applied") from error
+        self._recorded(press)
         session = replace(session, id=session_id)
         async with self._lock(session_id):
             self._remember(session)
@@ -755,6 +769,7 @@ class SessionManager:
             deadline=self._kept_deadline(new),
             changed=_changed(old, new),
         )
+        press = unrecorded_press()
         try:
             await self.store.save_session(
                 self._record(new),
@@ -765,20 +780,39 @@ class SessionManager:
                 invite=invite,
                 wanted=new.changed,
                 rated=rated,
+                press=press,
             )
         except StaleVersion as error:
             self._cache.pop(old.id, None)
             raise Refusal("stale") from error
         except InviteUsed as error:
             raise Refusal("invite_invalid") from error
+        except PressRepeated as error:
+            raise Refusal("applied") from error
         except BaseException:
             self._cache.pop(old.id, None)
             raise
+        self._recorded(press)
         if new.status == "finished" and old.status != "finished":
             new = await self._with_finished(new)
         self._remember(new)
         self._after_change(new)
         return new
+
+    def _recorded(self, press: str | None) -> None:
+        """The press is recorded with its change; now and then, old ones are forgotten."""
+        if press is None:
+            return
+        press_recorded()
+        now = self._clock()
+        if now >= self._presses_forgotten + FORGET_PRESSES_EVERY:
+            self._presses_forgotten = now
+            self._background.spawn(self._forget_presses(now - PRESS_TTL))
+
+    async def _forget_presses(self, before: float) -> None:
+        forgotten = await self.store.forget_presses(before)
+        if forgotten:
+            log.info("forgot %d presses older than a day", forgotten)
 
     def _kept_deadline(self, session: Session) -> float | None:
         """A deadline only while a human is to move in a running game."""

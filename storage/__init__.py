@@ -7,7 +7,14 @@ its seed and move log.
 """
 
 from storage.open import open_store
-from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion, Store
+from storage.protocol import (
+    ChatBusy,
+    DatabaseUnusable,
+    InviteUsed,
+    PressRepeated,
+    StaleVersion,
+    Store,
+)
 from storage.ratings import OVERALL, RatedMatch, Rating, RatingChange, RatingRow, rated_match
 from storage.records import (
     InviteRecord,
@@ -32,6 +39,7 @@ __all__ = [
     "InviteUsed",
     "MessageRef",
     "MoveRecord",
+    "PressRepeated",
     "RatedMatch",
     "Rating",
     "RatingChange",

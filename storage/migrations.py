@@ -189,4 +189,15 @@ MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN lease_owner TEXT;
     ALTER TABLE messages ADD COLUMN lease_until REAL;
     """,
+    # 9: the presses (callback queries) whose change was committed, recorded in the
+    # change's own transaction: a press Telegram delivers again applies once.
+    # Forgotten after a day (Telegram redelivers for far less); not copied.
+    """
+    CREATE TABLE presses (
+        key      TEXT PRIMARY KEY,
+        session  INTEGER NOT NULL,
+        time     REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX presses_time ON presses (time);
+    """,
 ]

@@ -191,4 +191,14 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN lease_owner TEXT;
     ALTER TABLE messages ADD COLUMN lease_until DOUBLE PRECISION;
     """,
+    # 7: the presses whose change was committed (SQLite's migration 9): a press
+    # Telegram delivers again applies once.
+    """
+    CREATE TABLE presses (
+        key      TEXT PRIMARY KEY,
+        session  BIGINT NOT NULL,
+        time     DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX presses_time ON presses (time);
+    """,
 ]

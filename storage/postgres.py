@@ -21,7 +21,13 @@ import asyncpg
 import orjson
 
 from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
-from storage.protocol import ChatBusy, DatabaseUnusable, InviteUsed, StaleVersion
+from storage.protocol import (
+    ChatBusy,
+    DatabaseUnusable,
+    InviteUsed,
+    PressRepeated,
+    StaleVersion,
+)
 from storage.ratings import (
     STORED_RESULTS,
     STORED_SEATS,
@@ -188,7 +194,11 @@ class PostgresStore:
     # ------------------------------------------------------------ sessions
 
     async def create_session(
-        self, record: SessionRecord, *, invite: InviteRecord | None = None
+        self,
+        record: SessionRecord,
+        *,
+        invite: InviteRecord | None = None,
+        press: str | None = None,
     ) -> int:
         """Insert a new session with its seats; its id (:class:`ChatBusy` if taken)."""
         async with self.pool.acquire() as tx, tx.transaction():
@@ -204,6 +214,8 @@ class PostgresStore:
                 if error.constraint_name == "sessions_open_group":
                     raise ChatBusy(str(record.chat_id)) from None
                 raise
+            if press is not None:
+                await _record_press(tx, press, session_id, record.updated or record.created)
             await _write_seats(tx, session_id, record.seats)
             if invite is not None:
                 await _insert_invite(tx, InviteRecord(
@@ -222,9 +234,10 @@ class PostgresStore:
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
         rated: RatedMatch | None = None,
+        press: str | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one
-        transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
+        transaction (:class:`StaleVersion`, :class:`InviteUsed`, :class:`PressRepeated`)."""
         async with self.pool.acquire() as tx, tx.transaction():
             status = await tx.execute(
                 "UPDATE sessions SET chat_id = $1, kind = $2, game = $3, status = $4,"
@@ -237,6 +250,8 @@ class PostgresStore:
             )
             if status != "UPDATE 1":
                 raise StaleVersion(f"session {record.id} is no longer at version {based_on}")
+            if press is not None:
+                await _record_press(tx, press, record.id, record.updated or record.created)
             if invite is not None:
                 status = await tx.execute(
                     "UPDATE invites SET used_by = $1 WHERE code = $2 AND used_by IS NULL",
@@ -344,6 +359,18 @@ class PostgresStore:
             version,
         )
         return None if row is None else _move(row)
+
+    # ------------------------------------------------------------ presses
+
+    async def pressed(self, key: str) -> bool:
+        """True if the press ``key`` is recorded."""
+        found = await self.pool.fetchval("SELECT 1 FROM presses WHERE key = $1", key)
+        return found is not None
+
+    async def forget_presses(self, before: float) -> int:
+        """Forget the presses recorded before ``before``; how many."""
+        status: str = await self.pool.execute("DELETE FROM presses WHERE time < $1", before)
+        return int(status.split()[-1])
 
     # ------------------------------------------------------------ background work
 
@@ -720,6 +747,18 @@ async def _write_seats(tx: Tx, session_id: int, seats: list[SeatRecord]) -> None
     names = {seat.user_id: seat.name for seat in seats if seat.user_id is not None}
     if names:
         await tx.executemany(_REMEMBER_USER, sorted(names.items()))
+
+
+async def _record_press(tx: Tx, key: str, session_id: int, time: float) -> None:
+    """Record the press that made a change (:class:`PressRepeated` if it is there already:
+    a racing transaction with the same key waits for this one and finds it)."""
+    status = await tx.execute(
+        "INSERT INTO presses (key, session, time) VALUES ($1, $2, $3)"
+        " ON CONFLICT (key) DO NOTHING",
+        key, session_id, float(time),
+    )
+    if status != "INSERT 0 1":
+        raise PressRepeated(key)
 
 
 async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:

@@ -40,6 +40,10 @@ class InviteUsed(Exception):
     """The invite code is unknown or was used already (checked inside the transaction)."""
 
 
+class PressRepeated(Exception):
+    """The press (a callback query) was committed already: Telegram delivered it again."""
+
+
 class DatabaseUnusable(Exception):
     """The database cannot be used: corrupt, newer schema, locked, unreachable.
 
@@ -57,14 +61,19 @@ class Store(Protocol):
     # ------------------------------------------------------------ sessions
 
     async def create_session(
-        self, record: SessionRecord, *, invite: InviteRecord | None = None
+        self,
+        record: SessionRecord,
+        *,
+        invite: InviteRecord | None = None,
+        press: str | None = None,
     ) -> int:
         """Insert a new session (``record.id`` ignored) with its seats; its new id.
 
         Seated humans' names are remembered (users). ``invite`` is stored with
         it, for the new session's id (its ``session`` field is ignored).
         Raises :class:`ChatBusy` if ``record`` is a group session and that chat
-        already has an open (lobby or running) one.
+        already has an open (lobby or running) one. ``press``: as in
+        :meth:`save_session`.
         """
         ...
 
@@ -79,6 +88,7 @@ class Store(Protocol):
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
         rated: RatedMatch | None = None,
+        press: str | None = None,
     ) -> None:
         """Store ``record`` over the stored version ``based_on``, in one transaction.
 
@@ -94,7 +104,10 @@ class Store(Protocol):
         - ``rated``: the finished match to rate (with ``results``): each rated
           human's rating in each of its scopes is read, updated by
           :func:`storage.ratings.rate` and written with a rating-change row —
-          serialized with any other match rating the same users.
+          serialized with any other match rating the same users;
+        - ``press``: the key of the press that made the change (a callback query
+          id), recorded at ``record.updated`` — :class:`PressRepeated` (nothing
+          written) if it is recorded already.
         """
         ...
 
@@ -131,6 +144,16 @@ class Store(Protocol):
 
     async def move_at_version(self, session_id: int, version: int) -> MoveRecord | None:
         """The move made at session ``version``, if one was."""
+        ...
+
+    # ------------------------------------------------------------ presses
+
+    async def pressed(self, key: str) -> bool:
+        """True if the press ``key`` made a change that was committed (and not forgotten)."""
+        ...
+
+    async def forget_presses(self, before: float) -> int:
+        """Forget the presses recorded before ``before`` (a time.time()); how many."""
         ...
 
     # ------------------------------------------------------------ background work

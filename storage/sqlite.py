@@ -15,7 +15,7 @@ import aiosqlite
 import orjson
 
 from storage.database import Database, Row
-from storage.protocol import ChatBusy, InviteUsed, StaleVersion
+from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
 from storage.ratings import (
     STORED_RESULTS,
     STORED_SEATS,
@@ -108,7 +108,11 @@ class SqliteStore:
     # ------------------------------------------------------------ sessions
 
     async def create_session(
-        self, record: SessionRecord, *, invite: InviteRecord | None = None
+        self,
+        record: SessionRecord,
+        *,
+        invite: InviteRecord | None = None,
+        press: str | None = None,
     ) -> int:
         """Insert a new session with its seats; its id (:class:`ChatBusy` if taken)."""
 
@@ -126,6 +130,8 @@ class SqliteStore:
                 raise
             session_id = cursor.lastrowid
             assert session_id is not None
+            if press is not None:
+                await _record_press(tx, press, session_id, record.updated or record.created)
             await _write_seats(tx, session_id, record.seats)
             if invite is not None:
                 await _insert_invite(tx, InviteRecord(
@@ -146,9 +152,10 @@ class SqliteStore:
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
         rated: RatedMatch | None = None,
+        press: str | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one
-        transaction (:class:`StaleVersion`, :class:`InviteUsed`)."""
+        transaction (:class:`StaleVersion`, :class:`InviteUsed`, :class:`PressRepeated`)."""
 
         async def work(tx: Tx) -> None:
             cursor = await tx.execute(
@@ -168,6 +175,8 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion(f"session {record.id} is no longer at version {based_on}")
+            if press is not None:
+                await _record_press(tx, press, record.id, record.updated or record.created)
             if invite is not None:
                 cursor = await tx.execute(
                     "UPDATE invites SET used_by = ? WHERE code = ? AND used_by IS NULL",
@@ -267,6 +276,21 @@ class SqliteStore:
             (session_id, version),
         )
         return None if row is None else _move(row)
+
+    # ------------------------------------------------------------ presses
+
+    async def pressed(self, key: str) -> bool:
+        """True if the press ``key`` is recorded."""
+        return await self.db.fetchone("SELECT 1 FROM presses WHERE key = ?", (key,)) is not None
+
+    async def forget_presses(self, before: float) -> int:
+        """Forget the presses recorded before ``before``; how many."""
+
+        async def work(tx: Tx) -> int:
+            cursor = await tx.execute("DELETE FROM presses WHERE time < ?", (before,))
+            return cursor.rowcount
+
+        return await self.db.write(work)
 
     # ------------------------------------------------------------ background work
 
@@ -630,6 +654,16 @@ async def _remember_user(tx: Tx, user_id: int, name: str) -> None:
         " ON CONFLICT (id) DO UPDATE SET name = excluded.name",
         (user_id, name),
     )
+
+
+async def _record_press(tx: Tx, key: str, session_id: int, time: float) -> None:
+    """Record the press that made a change (:class:`PressRepeated` if it is there already)."""
+    cursor = await tx.execute(
+        "INSERT INTO presses (key, session, time) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING",
+        (key, session_id, time),
+    )
+    if cursor.rowcount != 1:
+        raise PressRepeated(key)
 
 
 async def _insert_invite(tx: Tx, invite: InviteRecord) -> None:

@@ -24,8 +24,8 @@ class Table:
 
 
 #: Every table the stores keep, parents before children (foreign keys). The
-#: claims and send_slots tables are left out: a lease or a flood-limit slot is
-#: only good for seconds.
+#: claims, send_slots and presses tables are left out: a lease or a flood-limit
+#: slot is only good for seconds, a press while Telegram may deliver it again.
 TABLES: tuple[Table, ...] = (
     Table(
         "sessions",

@@ -22,6 +22,7 @@ from storage import (
     InviteUsed,
     MessageRef,
     MoveRecord,
+    PressRepeated,
     ResultRecord,
     SeatRecord,
     SessionRecord,
@@ -707,3 +708,77 @@ async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: s
         await first.close()
         await second.close()
     assert sorted(slots) == [50.0 + n for n in range(20)]
+
+
+# ---------------------------------------------------------------- presses
+
+
+async def test_a_press_changes_a_session_once(store: Store) -> None:
+    record = await created(store)
+    await store.save_session(replace(record, version=2, updated=T0 + 1), 1, press="cq:7")
+    assert await store.pressed("cq:7") and not await store.pressed("cq:8")
+    before = await snapshot(store, record.id)
+    # delivered again: refused in the transaction, whatever else it carries
+    with pytest.raises(PressRepeated):
+        await store.save_session(
+            replace(record, version=3, status="running", seats=[SeatRecord(BOB, "Bob", None)]),
+            2, seats=True, move=MoveRecord(1, 0, "QS", False, T0, 2), press="cq:7",
+        )
+    with pytest.raises(PressRepeated):
+        await store.create_session(lobby(kind="private", chat_id=ANN), press="cq:7")
+    assert await snapshot(store, record.id) == before
+    assert await store.open_session_ids() == [record.id]
+    # a new press applies
+    await store.save_session(replace(record, version=3), 2, press="cq:8")
+    assert await store.session_version(record.id) == 3
+
+
+async def test_a_press_creates_a_session_once(store: Store) -> None:
+    first = await store.create_session(lobby(kind="private", chat_id=ANN), press="cq:1")
+    with pytest.raises(PressRepeated):
+        await store.create_session(lobby(kind="private", chat_id=ANN), press="cq:1")
+    assert await store.open_session_ids() == [first]
+    assert await store.pressed("cq:1")
+
+
+async def test_a_stale_change_records_no_press(store: Store) -> None:
+    record = await created(store)
+    with pytest.raises(StaleVersion):
+        await store.save_session(replace(record, version=3), 2, press="cq:5")
+    assert not await store.pressed("cq:5")
+    await store.save_session(replace(record, version=2), 1, press="cq:5")  # made again
+    assert await store.pressed("cq:5")
+
+
+async def test_racing_repeats_of_a_press_from_two_stores_apply_once(
+    store: Store, store_url: str
+) -> None:
+    """The same press handled by two workers at once, on two sessions: one change."""
+    one = await created(store, lobby(kind="private", chat_id=ANN))
+    two = await created(store, lobby(kind="private", chat_id=BOB))
+    other = await open_store(store_url)
+    try:
+        for round_ in range(1, 6):
+            key = f"cq:{round_}"
+            outcomes = await asyncio.gather(
+                store.save_session(replace(one, version=round_ + 1), round_, press=key),
+                other.save_session(replace(two, version=round_ + 1), round_, press=key),
+                return_exceptions=True,
+            )
+            assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "PressRepeated"]
+            if outcomes[0] is None:
+                await other.save_session(replace(two, version=round_ + 1), round_)
+            else:
+                await store.save_session(replace(one, version=round_ + 1), round_)
+        assert await store.session_version(one.id) == await store.session_version(two.id) == 6
+    finally:
+        await other.close()
+
+
+async def test_old_presses_are_forgotten(store: Store) -> None:
+    record = await created(store)
+    await store.save_session(replace(record, version=2, updated=T0), 1, press="cq:old")
+    await store.save_session(replace(record, version=3, updated=T0 + 60), 2, press="cq:new")
+    assert await store.forget_presses(T0 + 30) == 1
+    assert not await store.pressed("cq:old") and await store.pressed("cq:new")
+    assert await store.forget_presses(T0 + 30) == 0

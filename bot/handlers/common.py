@@ -21,6 +21,7 @@ from bot.context import Koloda, KolodaContext
 from bot.i18n import language_from_code, t
 from bot.render.common import screen
 from sessions import Refusal
+from sessions.presses import pressing
 
 log = logging.getLogger(__name__)
 
@@ -135,12 +136,20 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
             press: Press = unpack(query.data)
             if not isinstance(press, kind):
                 raise BadCallback(f"not a {kind.__name__}")
-            note = await handle(kol, update, press)
+            # Telegram delivers a press again when it was not confirmed (a crash, a
+            # webhook timeout): its change, if it made one, is not made twice (a move
+            # knows its own repeat by version, and draws the presser's hand again)
+            key = f"cq:{query.id}"
+            if kind is not Move and await kol.manager.pressed(key):
+                raise Refusal("applied")
+            with pressing(key):
+                note = await handle(kol, update, press)
         except BadCallback as error:
             log.info("bad callback data from %s: %s", update.effective_user.id, error)
             note = t(lang, "bad-button")
         except Refusal as refusal:
-            # "applied": the same press again (after a crash); it worked, so no pop-up
+            # "applied": the same press again (after a crash); it worked, so it is
+            # answered as done, with no pop-up
             note = None if refusal.code == "applied" else refusal_text(lang, refusal)
         if note == "":  # the handler answered already
             return
