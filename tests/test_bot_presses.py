@@ -90,3 +90,19 @@ async def test_play_again_delivered_twice_starts_one_match(harness: Harness) -> 
     await press_twice(harness, vera, lobby, "again:1")
     running = await harness.kol.manager.sessions_of_user(vera.id)
     assert [s.status for s in running] == ["running"]
+
+
+async def test_play_again_delivered_again_while_it_is_handled_starts_one_match(
+    harness: Harness,
+) -> None:
+    """A webhook answer that timed out: the repeat comes while the first is running."""
+    fake = harness.fake
+    vera, lobby = await duel_lobby(harness, "Vera", "fifteen")
+    await harness.press(vera, lobby, "comp:1:easy")
+    await play_out(harness, 1, {vera.id: vera})
+    query = fake.push_callback(vera, fake.private(vera), lobby.message_id, "again:1")
+    fake.push_again(query)  # in the same batch: both handled at once
+    await harness.settle()
+    assert len(answers_of(fake, query)) == 2
+    running = await harness.kol.manager.sessions_of_user(vera.id)
+    assert [s.status for s in running] == ["running"]
