@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from functools import lru_cache
 
 #: The most characters of a name shown (longer ones end in an ellipsis).
 MAX_NAME = 32
@@ -60,6 +61,7 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
+@lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
     """A name as HTML for a message: cleaned, escaped, and isolated if it has
     right-to-left letters (so it cannot reorder the text around it)."""
@@ -84,8 +86,8 @@ def fit(text: str, limit: int) -> str:
     while they fit, then "…"; only if the first line alone is too long is it cut,
     between characters. Tags and entities are never split, and tags left open are
     closed. A text that fits is returned as it is."""
-    if visible_length(text) <= limit:
-        return text
+    if utf16_length(text) <= limit or visible_length(text) <= limit:
+        return text  # (a tag or an entity never shows longer than it is written)
     room = max(limit - utf16_length("\n" + ELLIPSIS), 0)
     lines = _lines(_TOKEN.findall(text))
     kept: list[str] = []
