@@ -34,14 +34,17 @@ _TOKEN = re.compile(r"<[^<>]*>|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]+);
 _TAG_NAME = re.compile(r"</?\s*([^\s>/]+)")
 _TAG = re.compile(r"<[^>]*>")
 _RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
+# Control and format characters, lone surrogates. Private-use characters (Apple's
+# logo) and those unassigned in Python's Unicode tables (a newer emoji) are kept.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
 
 
 def clean_name(name: str) -> str:
     """A person's name fit for a table line: spaces of every kind as one space, control
-    and format characters dropped (bidi overrides and embeddings, zero-width
-    characters), no more than :data:`MAX_MARKS` combining marks on a letter, and at
-    most :data:`MAX_NAME` characters (a longer one ends in "…"). Empty if nothing
-    printable is left."""
+    and format characters dropped (Cc, Cf: bidi overrides and embeddings, zero-width
+    characters; lone surrogates too), no more than :data:`MAX_MARKS` combining marks
+    on a letter, and at most :data:`MAX_NAME` characters (a longer one ends in "…").
+    Empty if nothing printable is left."""
     kept: list[str] = []
     marks = 0
     for char in name:
@@ -50,7 +53,7 @@ def clean_name(name: str) -> str:
             marks = 0
             continue
         category = unicodedata.category(char)
-        if category[0] == "C":  # Cc, Cf, Cs, Co, Cn
+        if category in _INVISIBLE:
             continue
         marks = marks + 1 if category[0] == "M" else 0
         if marks <= MAX_MARKS:
