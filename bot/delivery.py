@@ -13,7 +13,9 @@ the message already shows is skipped. Telegram facts handled here:
   shows a deep-link button); 403 from a group → the bot was removed;
 - a request lost on the way (timeout, dropped connection) is made again for
   an edit, never for a send (it may have arrived, and would show twice); an
-  ephemeral send that Telegram answered with a 5xx (not sent) is made again.
+  ephemeral send that Telegram answered with a 5xx (not sent) is made again;
+- a text Telegram cannot parse ("can't parse entities") is sent again as plain
+  text, with one WARNING (:func:`_readable`).
 
 What it needs from the rest of the bot — where the messages are, who cannot be
 written to, a chat that is gone — comes through the small :class:`Ledger`
@@ -25,9 +27,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from telegram import ForceReply, LinkPreviewOptions
 from telegram.constants import ParseMode
@@ -35,10 +37,12 @@ from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, T
 from telegram.ext import ExtBot
 
 from bot.limiter import LATER, NORMAL, URGENT, FloodLimiter
-from bot.render.common import Screen
+from bot.render.common import MAX_CAPTION, MAX_TEXT, Screen
+from bot.render.text import plain_text
 from storage import MessageRef
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Idle slots kept in memory (least recently shown are forgotten first). A
 #: forgotten slot is rebuilt on its next show from the stored message id.
@@ -265,9 +269,10 @@ class Delivery:
             ephemeral["callback_query_id"] = query_id
         for attempt in range(1, EDIT_TRIES + 1):
             try:
-                sent = await self.bot.send_message(
+                sent = await _readable(
+                    self.bot.send_message,
                     chat_id,
-                    screen.text,
+                    text=screen.text,
                     parse_mode=ParseMode.HTML,
                     reply_markup=screen.markup(),
                     link_preview_options=_NO_PREVIEW,
@@ -343,9 +348,10 @@ class Delivery:
         id, or None if the chat is closed to us."""
         await self.limiter.wait_turn(chat_id, URGENT)
         try:
-            message = await self.bot.send_message(
+            message = await _readable(
+                self.bot.send_message,
                 chat_id,
-                text,
+                text=text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=ForceReply(selective=True, input_field_placeholder=placeholder),
                 rate_limit_args={"turn_taken": True},
@@ -380,8 +386,9 @@ class Delivery:
         self, chat_id: int, filename: str, content: bytes, caption: str
     ) -> None:
         try:
-            await self.bot.send_document(
-                chat_id, content, filename=filename, caption=caption, parse_mode=ParseMode.HTML
+            await _readable(
+                self.bot.send_document,
+                chat_id, content, filename=filename, caption=caption, parse_mode=ParseMode.HTML,
             )
         except Forbidden:
             await self._forbidden(chat_id)
@@ -559,9 +566,10 @@ class Delivery:
     async def _send(self, chat_id: int, screen: Screen, priority: int) -> int:
         """sendMessage showing ``screen`` (waiting for its turn); the new message's id."""
         await self.limiter.wait_turn(chat_id, priority)
-        message = await self.bot.send_message(
+        message = await _readable(
+            self.bot.send_message,
             chat_id,
-            screen.text,
+            text=screen.text,
             parse_mode=ParseMode.HTML,
             reply_markup=screen.markup(),
             link_preview_options=_NO_PREVIEW,
@@ -576,9 +584,10 @@ class Delivery:
             log.warning("sending to %s failed: %s", chat_id, error)
 
     async def _post(self, slot: _Slot, screen: Screen, version: int) -> None:
-        message = await self.bot.send_message(
+        message = await _readable(
+            self.bot.send_message,
             slot.chat_id,
-            screen.text,
+            text=screen.text,
             parse_mode=ParseMode.HTML,
             reply_markup=screen.markup(),
             link_preview_options=_NO_PREVIEW,
@@ -597,8 +606,9 @@ class Delivery:
         message_id = slot.message_id
         for attempt in range(1, EDIT_TRIES + 1):
             try:
-                await self.bot.edit_message_text(
-                    screen.text,
+                await _readable(
+                    self.bot.edit_message_text,
+                    text=screen.text,
                     chat_id=slot.chat_id,
                     message_id=message_id,
                     parse_mode=ParseMode.HTML,
@@ -632,7 +642,8 @@ class Delivery:
             params["reply_markup"] = markup.to_json()
         for attempt in range(1, EDIT_TRIES + 1):
             try:
-                await self.bot.do_api_request(
+                await _readable(
+                    self.bot.do_api_request,
                     "editEphemeralMessageText",
                     api_kwargs=params,
                     rate_limit_args={"turn_taken": attempt == 1},
@@ -692,6 +703,32 @@ def _answered(error: NetworkError) -> bool:
     PTB raises a request lost on the way from the transport's exception (or TimedOut)."""
     cause = error.__cause__
     return type(error) is NetworkError and (cause is None or isinstance(cause, TelegramError))
+
+
+async def _readable(call: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)``: a send or edit of an HTML ``text`` or ``caption`` (or
+    of ``api_kwargs``' text). If Telegram cannot parse it ("can't parse entities": a
+    screen drawn wrongly), the same once more as plain text with no parse mode, and
+    one WARNING — the player still gets the screen and its buttons."""
+    try:
+        return await call(*args, **kwargs)
+    except BadRequest as error:
+        if "can't parse entities" not in error.message.lower():
+            raise
+        refusal = error.message
+    api_kwargs = dict(kwargs.pop("api_kwargs", None) or {})
+    fields = (kwargs, "caption", MAX_CAPTION) if "caption" in kwargs else (kwargs, "text", MAX_TEXT)
+    if "text" in api_kwargs:
+        fields = (api_kwargs, "text", MAX_TEXT)
+    where, key, limit = fields
+    log.warning("Telegram could not parse a text (%s); sent as plain text: %.60r",
+                refusal, where[key])
+    where[key] = plain_text(str(where[key]), limit)
+    for params in (kwargs, api_kwargs):
+        params.pop("parse_mode", None)
+    if api_kwargs:
+        kwargs["api_kwargs"] = api_kwargs
+    return await call(*args, **kwargs)
 
 
 def _not_modified(error: BadRequest) -> bool:

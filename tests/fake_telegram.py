@@ -15,7 +15,9 @@ test runs its real python-telegram-bot HTTP stack against it::
 It records every call (``calls``), keeps the current text and buttons of every
 message (``messages``; ephemeral ones in ``ephemerals``), assigns message ids,
 answers like Telegram does ("message is not modified", "message to edit not
-found", 403 for users who never started the bot), can inject errors
+found", 403 for users who never started the bot, "can't parse entities" for
+malformed HTML, "message is too long" past 4096 characters after entity
+parsing: :func:`parse_html`), can inject errors
 (:meth:`fail_next`) and can enforce flood limits on a compressed clock (``flood=FloodLimits(...)``).
 
 Ephemeral messages follow Bot API 10.2: ``sendMessage`` with
@@ -72,6 +74,10 @@ MESSAGE_METHODS = frozenset(
 )
 #: The same after carrying the call out (``drop_next(applied=True)``).
 LOST_REPLY = -1
+#: Telegram's limits on a message's text and a document's caption, in UTF-16 code
+#: units after entity parsing (what a client counts as characters).
+MAX_TEXT = 4096
+MAX_CAPTION = 1024
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
@@ -810,10 +816,7 @@ class FakeTelegram:
         if chat_id > 0 and chat_id not in self.started:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         text = str(params.get("text", ""))
-        if not text.strip():
-            raise _ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
-            raise _ApiError(400, "Bad Request: message is too long")
+        _check_text(text, params.get("parse_mode"))
         markup = params.get("reply_markup") or None
         if ephemeral is not None:
             if chat_id > 0:
@@ -837,7 +840,7 @@ class FakeTelegram:
         if not hasattr(upload, "file"):
             raise _ApiError(400, "Bad Request: there is no document in the request")
         caption = str(params.get("caption", ""))
-        if len(caption) > 1024:
+        if caption and utf16_length(_visible(caption, params.get("parse_mode"))) > MAX_CAPTION:
             raise _ApiError(400, "Bad Request: message caption is too long")
         stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), caption, None)
         self.messages[(chat_id, stored.message_id)] = stored
@@ -862,7 +865,9 @@ class FakeTelegram:
         return stored.as_dict(self.bot_user, self._chat(key[0]).as_dict())
 
     def _api_editMessageText(self, params: dict[str, Any]) -> Any:
-        return self._edit(params, str(params.get("text", "")))
+        text = str(params.get("text", ""))
+        _check_text(text, params.get("parse_mode"))
+        return self._edit(params, text)
 
     def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
         return self._edit(params, None)
@@ -889,7 +894,9 @@ class FakeTelegram:
         return True
 
     def _api_editEphemeralMessageText(self, params: dict[str, Any]) -> Any:
-        return self._edit_ephemeral(params, str(params.get("text", "")))
+        text = str(params.get("text", ""))
+        _check_text(text, params.get("parse_mode"))
+        return self._edit_ephemeral(params, text)
 
     def _api_editEphemeralMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
         return self._edit_ephemeral(params, None)
@@ -952,3 +959,148 @@ class _ApiError(Exception):
         super().__init__(description)
         self.code = code
         self.description = description
+
+
+# ---------------------------------------------------------------------- HTML parse mode
+
+#: The tags of the Bot API's HTML style ("Only the tags mentioned above are currently
+#: supported"), lower case as Telegram compares them.
+HTML_TAGS = frozenset(
+    {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a"}
+    | {"tg-emoji", "tg-time", "code", "pre", "blockquote"}
+)
+#: The named entities the Bot API supports; numeric ones (``&#38;``, ``&#x26;``) all are.
+HTML_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+_ENTITY = re.compile(r"&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]+));")
+_ATTRIBUTE = re.compile(
+    r"""\s*([a-zA-Z][a-zA-Z0-9_-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?"""
+)
+
+
+class HtmlError(ValueError):
+    """Text Telegram refuses in HTML parse mode; the message is its error's detail."""
+
+
+def utf16_length(text: str) -> int:
+    """A text's length as Telegram counts it: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def parse_html(text: str) -> str:
+    """The visible text of ``text`` in the Bot API's HTML style, or :class:`HtmlError`.
+
+    It follows the formatting options of the Bot API reference: only the listed tags,
+    each closed in order; every ``<``, ``>`` and ``&`` that is not part of a tag or an
+    entity must be written as one; named entities only ``&lt;``, ``&gt;``, ``&amp;``,
+    ``&quot;``, numeric ones all. (Telegram's server is more lenient with a bare
+    ``&`` or ``>`` than its reference; the fake holds the bot to the reference.) The
+    messages are Telegram's own ("Unsupported start tag ... at byte offset ...").
+    """
+    shown: list[str] = []
+    open_tags: list[str] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "&":
+            decoded, at = _entity(text, at)
+            shown.append(decoded)
+        elif char == ">":
+            raise HtmlError(f"Character '>' at byte offset {_offset(text, at)} must be escaped")
+        elif char != "<":
+            shown.append(char)
+            at += 1
+        elif text.startswith("</", at):
+            at = _end_tag(text, at, open_tags)
+        else:
+            at = _start_tag(text, at, open_tags)
+    if open_tags:
+        raise HtmlError(f'Can\'t find end tag corresponding to start tag "{open_tags[-1]}"')
+    return "".join(shown)
+
+
+def _offset(text: str, at: int) -> int:
+    """Telegram names places by UTF-8 byte offset."""
+    return len(text[:at].encode())
+
+
+def _entity(text: str, at: int) -> tuple[str, int]:
+    found = _ENTITY.match(text, at)
+    if found is not None:
+        decimal, hexadecimal, name = found.groups()
+        if name is not None and name in HTML_ENTITIES:
+            return HTML_ENTITIES[name], found.end()
+        if name is None:
+            code = int(decimal) if decimal is not None else int(hexadecimal, 16)
+            if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+                return chr(code), found.end()
+    raise HtmlError(
+        f"Character '&' at byte offset {_offset(text, at)} is not a part of a supported entity"
+    )
+
+
+def _start_tag(text: str, at: int, open_tags: list[str]) -> int:
+    begin = at
+    at += 1
+    while at < len(text) and not text[at].isspace() and text[at] != ">":
+        at += 1
+    if at >= len(text):
+        raise HtmlError(f"Unclosed start tag at byte offset {_offset(text, begin)}")
+    name = text[begin + 1 : at].lower()
+    if name not in HTML_TAGS:
+        raise HtmlError(f'Unsupported start tag "{name}" at byte offset {_offset(text, begin)}')
+    attributes: dict[str, str] = {}
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            raise HtmlError(f"Unclosed start tag at byte offset {_offset(text, begin)}")
+        if text[at] == ">":
+            break
+        found = _ATTRIBUTE.match(text, at)
+        if found is None:
+            raise HtmlError(
+                "Expected equal sign in declaration of an attribute of the tag "
+                f"at byte offset {_offset(text, begin)}"
+            )
+        key, *values = found.groups()
+        attributes[key.lower()] = next((v for v in values if v is not None), "")
+        at = found.end()
+    if name == "span" and attributes.get("class") != "tg-spoiler":
+        raise HtmlError('Tag "span" must have class "tg-spoiler"')
+    open_tags.append(name)
+    return at + 1
+
+
+def _end_tag(text: str, at: int, open_tags: list[str]) -> int:
+    close = text.find(">", at)
+    if close < 0:
+        raise HtmlError(f"Unclosed end tag at byte offset {_offset(text, at)}")
+    name = text[at + 2 : close].strip().lower()
+    if not open_tags:
+        raise HtmlError(f"Unexpected end tag at byte offset {_offset(text, at)}")
+    if name != open_tags[-1]:
+        raise HtmlError(
+            f"Unmatched end tag at byte offset {_offset(text, at)}, "
+            f'expected "</{open_tags[-1]}>", found "</{name}>"'
+        )
+    open_tags.pop()
+    return close + 1
+
+
+def _visible(text: str, parse_mode: Any) -> str:
+    """What a text shows: HTML parsed (a refusal as Telegram's 400), others as given."""
+    if str(parse_mode or "").upper() != "HTML":
+        return text
+    try:
+        return parse_html(text)
+    except HtmlError as error:
+        raise _ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+
+
+def _check_text(text: str, parse_mode: Any) -> None:
+    """Telegram's checks of a message's text: it parses, is not empty, is not too long."""
+    shown = _visible(text, parse_mode)
+    if not shown.strip():
+        raise _ApiError(400, "Bad Request: message text is empty")
+    if utf16_length(shown) > MAX_TEXT:
+        raise _ApiError(400, "Bad Request: message is too long")

@@ -16,6 +16,7 @@ from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
 from games import REGISTRY
 from sessions import Player
+from tests.fake_telegram import parse_html, utf16_length
 
 # The biggest tables each game allows, with options that make hands longest.
 LARGEST: list[tuple[str, int, dict[str, Any]]] = [
@@ -40,8 +41,9 @@ def seats(count: int) -> list[Player]:
 
 
 def check(screen: Screen) -> None:
-    """Telegram's limits: text, button data, number of buttons."""
-    assert 0 < len(screen.text) <= MAX_TEXT
+    """Telegram's limits: text (valid HTML, counted after parsing), button data, number
+    of buttons."""
+    assert 0 < utf16_length(parse_html(screen.text)) <= MAX_TEXT
     buttons = [b for row in screen.rows for b in row]
     assert len(buttons) <= MAX_BUTTONS
     for button in buttons:

@@ -20,6 +20,7 @@ from bot.callback import BadCallback, Move, Press, Verb, unpack
 from bot.context import Koloda, KolodaContext
 from bot.i18n import language_from_code, t
 from bot.render.common import screen
+from bot.render.text import clean_name
 from sessions import Refusal
 from sessions.presses import pressing
 
@@ -74,8 +75,9 @@ def reply(kol: Koloda, update: Update, text: str) -> None:
 
 
 def display_name(user: User) -> str:
-    """How a user is called at the table."""
-    return user.first_name or user.username or str(user.id)
+    """How a user is called at the table: their first name made safe to show
+    (:func:`clean_name`), else their username, else their id."""
+    return clean_name(user.first_name or "") or clean_name(user.username or "") or str(user.id)
 
 
 def is_private(update: Update) -> bool:

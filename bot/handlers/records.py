@@ -17,8 +17,9 @@ from bot.callback import DealButton, MatchRecordButton
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, user_lang
 from bot.i18n import t
-from bot.render.common import esc, game_name, seat_name
+from bot.render.common import MAX_CAPTION, esc, game_name, seat_name
 from bot.render.record import match_record, record_filename, render_deal, render_history
+from bot.render.text import fit
 from sessions import Refusal
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
         session.game_id, records, session.seats, session.result, session.created_at, lang
     )
     caption = t(lang, "record-caption", game=esc(game_name(session.game_id, lang)))
+    caption = fit(caption, MAX_CAPTION)
     kol.delivery.send_document(
         chat_id, record_filename(session.game_id, session.created_at), text.encode(), caption
     )

@@ -1,7 +1,8 @@
 """Shared pieces of every screen: the screen type, escaping, cards, actions.
 
 Rendering is pure: views and seats in, text and buttons out. Text is Telegram
-HTML; anything that came from a user (names) is escaped here and nowhere else.
+HTML; anything that came from a user (names) is escaped here and nowhere else,
+and every text is cut to Telegram's limit by :func:`screen` (bot.render.text).
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback import MAX_BYTES, Move
 from bot.i18n import t, t_or
+from bot.render.text import fit, shown_name
 from games.cards import SUIT_SYMBOLS, display, is_card
 
-MAX_TEXT = 4096  # Telegram's limit on a message's text
+MAX_TEXT = 4096  # Telegram's limit on a message's text, in characters after parsing
+MAX_CAPTION = 1024  # and on a document's caption
 MAX_BUTTONS = 100  # Telegram's limit on buttons in one inline keyboard
 
 
@@ -68,10 +71,10 @@ class Screen:
 
 
 def screen(text: str, rows: Iterable[Iterable[Button]] = ()) -> Screen:
-    """Build a screen, checking Telegram's limits (text cut politely if long)."""
+    """Build a screen, checking Telegram's limits (a long text is cut at a line, by
+    what Telegram counts: the characters shown)."""
     frozen = tuple(tuple(row) for row in rows if row)
-    if len(text) > MAX_TEXT:
-        text = text[: MAX_TEXT - 1] + "…"
+    text = fit(text, MAX_TEXT)
     for row in frozen:
         for b in row:
             assert b.data is None or len(b.data.encode()) <= MAX_BYTES, b.data
@@ -89,21 +92,22 @@ def esc(text: str) -> str:
 
 
 def seat_name(seat: SeatLike, lang: str) -> str:
-    """A seat's display name, escaped; computers marked with a robot (one playing for a
-    human who left or timed out names them: "🤖 for Alice")."""
+    """A seat's display name as HTML (:func:`shown_name`: cleaned, escaped, isolated);
+    computers marked with a robot (one playing for a human who left or timed out
+    names them: "🤖 for Alice")."""
     if seat.user_id is None:
         if getattr(seat, "stands_in_for", None) is not None:
-            return esc(t(lang, "computer-for", name=seat.name))
+            return t(lang, "computer-for", name=shown_name(seat.name))
         level = t(lang, f"level-{seat.level or 'normal'}")
         return esc(t(lang, "computer-name", level=level))
-    return esc(seat.name)
+    return shown_name(seat.name)
 
 
 def mention(seat: SeatLike, lang: str) -> str:
     """A clickable mention of a human seat (notifies them), plain for a computer."""
     if seat.user_id is None:
         return seat_name(seat, lang)
-    return f'<a href="tg://user?id={seat.user_id}">{esc(seat.name)}</a>'
+    return f'<a href="tg://user?id={seat.user_id}">{shown_name(seat.name)}</a>'
 
 
 def card(code: str, lang: str) -> str:

@@ -11,6 +11,7 @@ from itertools import groupby
 
 from bot.i18n import t
 from bot.render.common import Screen, SeatLike, esc, game_name, screen, seat_name
+from bot.render.text import shown_name
 from sessions import OVERALL, RatingChange, RatingRow
 
 #: Rows of /top for one game, and per game when /top names none.
@@ -59,7 +60,7 @@ def render_top(rows: Sequence[RatingRow], scope: int, game_id: str | None, lang:
                     lang,
                     "top-row",
                     place=row.rank,
-                    name=esc(row.name),
+                    name=shown_name(row.name),
                     rating=row.rating.shown,
                     played=row.rating.played,
                     wins=row.rating.wins,

@@ -19,6 +19,7 @@ from bot.render.common import (
     seat_name,
 )
 from bot.render.lobby import settings_lines
+from bot.render.text import shown_name
 from games.base import Option
 
 
@@ -127,7 +128,8 @@ def render_tally(title: str, rows: Sequence[TallyLike], lang: str, show: str) ->
         lines.append(t(lang, "tally-empty"))
     for place, row in enumerate(rows, start=1):
         game = esc(game_name(row.game_id, lang))
-        who = {"name": esc(row.name), "game": game}.get(show, f"{esc(row.name)} · {game}")
+        name = shown_name(row.name)
+        who = {"name": name, "game": game}.get(show, f"{name} · {game}")
         points = scores_line([_number(row.points)])[0]
         lines.append(
             t(
