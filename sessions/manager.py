@@ -881,7 +881,10 @@ class SessionManager:
         if cached is not None and (
             not self._shared or await self.store.session_version(session_id) == cached.version
         ):
-            self._cache.move_to_end(session_id)
+            # the version check awaited: the entry may have been dropped or replaced
+            # meanwhile (the background pass, another session's eviction)
+            if self._cache.get(session_id) is cached:
+                self._cache.move_to_end(session_id)
             return cached
         record = await self.store.load_session(session_id)
         if record is None:
