@@ -48,6 +48,7 @@ from storage import (
     rated_match,
     replay,
 )
+from storage.ratings import LEADERBOARD_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -638,10 +639,12 @@ class SessionManager:
         """One user's record per game across all chats."""
         return _best_first(await self.store.user_stats(user_id))
 
-    async def leaderboard(self, scope: int, game_id: str | None = None) -> list[RatingRow]:
-        """The ratings of a group chat (its id) or overall (``OVERALL``), per game best
-        first, with ranks."""
-        return await self.store.leaderboard(scope, game_id)
+    async def leaderboard(
+        self, scope: int, game_id: str | None = None, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of a group chat (its id) or overall (``OVERALL``),
+        per game best first, with ranks."""
+        return await self.store.leaderboard(scope, game_id, limit=limit)
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
         """One user's rating and rank per game in a chat or overall."""
