@@ -707,3 +707,38 @@ async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: s
         await first.close()
         await second.close()
     assert sorted(slots) == [50.0 + n for n in range(20)]
+
+
+async def _ratings(store: Store, rows: list[tuple[int, str, int, float, float, int]]) -> None:
+    """Ratings (scope, game, user, mu, sigma, played) as a copy brings them in."""
+    from storage.tables import TABLES, Copyable
+
+    assert isinstance(store, Copyable)
+    users, ratings = (next(t for t in TABLES if t.name == name) for name in ("users", "ratings"))
+
+    async def batches() -> AsyncIterator[tuple[Any, list[tuple[Any, ...]]]]:
+        yield users, [(user, f"U{user}", None, True) for user in sorted({r[2] for r in rows})]
+        yield ratings, [(*row, 0) for row in rows]
+
+    await store.import_tables(batches())
+
+
+async def test_the_leaderboard_reads_the_best_few_with_their_ranks(store: Store) -> None:
+    # ordinals (mu − 3·sigma): 20, 14, 14, 8, 2; Ed has played most of the two tied
+    await _ratings(store, [
+        (CHAT, "king", ANN, 23.0, 1.0, 5), (CHAT, "king", BOB, 17.0, 1.0, 3),
+        (CHAT, "king", ED, 20.0, 2.0, 9), (CHAT, "king", CY, 11.0, 1.0, 1),
+        (CHAT, "king", DI, 5.0, 1.0, 1), (CHAT, "eleven", BOB, 30.0, 2.0, 1),
+        (0, "king", DI, 40.0, 1.0, 1),
+    ])
+    top = await store.leaderboard(CHAT, "king", limit=3)
+    assert [(r.user_id, r.rank, r.of) for r in top] == [(ANN, 1, 5), (ED, 2, 5), (BOB, 2, 5)]
+    every = await store.leaderboard(CHAT, limit=1)
+    assert [(r.game_id, r.user_id, r.rank, r.of) for r in every] == [
+        ("eleven", BOB, 1, 1), ("king", ANN, 1, 5)
+    ]
+    mine = await store.user_ratings(CY, CHAT)
+    assert [(r.game_id, r.rank, r.of, r.name) for r in mine] == [("king", 4, 5, f"U{CY}")]
+    assert [(r.game_id, r.rank) for r in await store.user_ratings(BOB, CHAT)] == [
+        ("eleven", 1), ("king", 2)
+    ]
