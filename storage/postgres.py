@@ -107,6 +107,7 @@ _RANKS = (
     " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id"
     " WHERE r.user_id = $1 AND r.scope = $2 ORDER BY r.game"
 )
+_MESSAGE_COLUMNS = "purpose, chat_id, message_id, inline_message_id, shown, wanted, receiver"
 _CHANGE_COLUMNS = (
     "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
     " mu, sigma, played, wins"
@@ -486,15 +487,15 @@ class PostgresStore:
     async def set_message(self, session_id: int, ref: MessageRef) -> None:
         """Remember (or replace) the message of ``ref.purpose``."""
         await self.pool.execute(
-            "INSERT INTO messages"
-            " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session, purpose) DO UPDATE SET"
-            " chat_id = EXCLUDED.chat_id, message_id = EXCLUDED.message_id,"
+            "INSERT INTO messages (session, purpose, chat_id, message_id, inline_message_id,"
+            " shown, wanted, receiver)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session, purpose) DO UPDATE"
+            " SET chat_id = EXCLUDED.chat_id, message_id = EXCLUDED.message_id,"
             " inline_message_id = EXCLUDED.inline_message_id, shown = EXCLUDED.shown,"
-            " wanted = GREATEST(messages.wanted, EXCLUDED.wanted),"
+            " wanted = GREATEST(messages.wanted, EXCLUDED.wanted), receiver = EXCLUDED.receiver,"
             " lease_owner = NULL, lease_until = NULL",
             session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
-            ref.shown, ref.wanted,
+            ref.shown, ref.wanted, ref.receiver,
         )
 
     async def drop_message(self, session_id: int, purpose: str) -> None:
@@ -506,8 +507,7 @@ class PostgresStore:
     async def messages_of(self, session_id: int) -> list[MessageRef]:
         """Every remembered message of a session, by purpose."""
         rows = await self.pool.fetch(
-            "SELECT purpose, chat_id, message_id, inline_message_id, shown, wanted FROM messages"
-            " WHERE session = $1 ORDER BY purpose",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session = $1 ORDER BY purpose",
             session_id,
         )
         return [MessageRef(*row) for row in rows]
@@ -536,7 +536,7 @@ class PostgresStore:
             " SET lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until"
             " WHERE messages.lease_owner IS NULL OR messages.lease_owner = EXCLUDED.lease_owner"
             " OR messages.lease_until <= $6"
-            " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+            f" RETURNING {_MESSAGE_COLUMNS}",
             session_id, purpose, chat_id, owner, float(until), float(now),
         )
         return None if row is None else MessageRef(*row)
@@ -559,7 +559,8 @@ class PostgresStore:
                 " lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END,"
                 " shown = GREATEST(shown, COALESCE($4, shown)),"
                 " wanted = GREATEST(wanted, COALESCE($4, wanted)),"
-                " chat_id = COALESCE($5, chat_id), message_id = COALESCE($6, message_id)"
+                " chat_id = COALESCE($5, chat_id), message_id = COALESCE($6, message_id),"
+                " receiver = CASE WHEN $5::bigint IS NULL THEN receiver END"
                 " WHERE session = $1 AND purpose = $2",
                 session_id, purpose, owner, shown, chat_id, message_id,
             )

@@ -98,6 +98,7 @@ _RANKS = (
     " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id"
     " WHERE r.user_id = ? AND r.scope = ? ORDER BY r.game"
 )
+_MESSAGE_COLUMNS = "purpose, chat_id, message_id, inline_message_id, shown, wanted, receiver"
 _CHANGE_COLUMNS = (
     "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
     " mu, sigma, played, wins"
@@ -415,15 +416,15 @@ class SqliteStore:
         """Remember (or replace) the message of ``ref.purpose``."""
         await self.db.write(
             lambda tx: tx.execute(
-                "INSERT INTO messages"
-                " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, purpose) DO UPDATE SET"
+                "INSERT INTO messages (session, purpose, chat_id, message_id,"
+                " inline_message_id, shown, wanted, receiver)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, purpose) DO UPDATE SET"
                 " chat_id = excluded.chat_id, message_id = excluded.message_id,"
                 " inline_message_id = excluded.inline_message_id, shown = excluded.shown,"
-                " wanted = MAX(messages.wanted, excluded.wanted),"
+                " wanted = MAX(messages.wanted, excluded.wanted), receiver = excluded.receiver,"
                 " lease_owner = NULL, lease_until = NULL",
                 (session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
-                 ref.shown, ref.wanted),
+                 ref.shown, ref.wanted, ref.receiver),
             )
         )
 
@@ -438,8 +439,7 @@ class SqliteStore:
     async def messages_of(self, session_id: int) -> list[MessageRef]:
         """Every remembered message of a session, by purpose."""
         rows = await self.db.fetchall(
-            "SELECT purpose, chat_id, message_id, inline_message_id, shown, wanted FROM messages"
-            " WHERE session = ? ORDER BY purpose",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session = ? ORDER BY purpose",
             (session_id,),
         )
         return [MessageRef(*row) for row in rows]
@@ -472,7 +472,7 @@ class SqliteStore:
                 " SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until"
                 " WHERE messages.lease_owner IS NULL OR messages.lease_owner = excluded.lease_owner"
                 " OR messages.lease_until <= ?"
-                " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+                f" RETURNING {_MESSAGE_COLUMNS}",
                 (session_id, purpose, chat_id, owner, until, now),
             )
             row = await cursor.fetchone()
@@ -499,7 +499,8 @@ class SqliteStore:
                 " lease_until = CASE WHEN lease_owner = :owner THEN NULL ELSE lease_until END,"
                 " shown = MAX(shown, COALESCE(:shown, shown)),"
                 " wanted = MAX(wanted, COALESCE(:shown, wanted)),"
-                " chat_id = COALESCE(:chat, chat_id), message_id = COALESCE(:message, message_id)"
+                " chat_id = COALESCE(:chat, chat_id), message_id = COALESCE(:message, message_id),"
+                " receiver = CASE WHEN :chat IS NULL THEN receiver END"
                 " WHERE session = :session AND purpose = :purpose",
                 {"owner": owner, "shown": shown, "chat": chat_id, "message": message_id,
                  "session": session_id, "purpose": purpose},

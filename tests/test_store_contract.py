@@ -498,6 +498,21 @@ async def test_messages_set_replace_drop(store: Store) -> None:
     assert await store.behind_session_ids() == [record.id]
 
 
+async def test_an_ephemeral_message_keeps_its_receiver(store: Store) -> None:
+    record = await created(store)
+    hand = MessageRef("eph:0", CHAT, 7, shown=2, wanted=2, receiver=ANN)
+    await store.set_message(record.id, hand)
+    assert await store.messages_of(record.id) == [hand]
+    leased = await store.lease_message(record.id, "eph:0", CHAT, "w1", 10.0, 20.0)
+    assert leased == hand
+    await store.release_message(record.id, "eph:0", "w1", shown=3)
+    assert await store.messages_of(record.id) == [replace(hand, shown=3, wanted=3)]
+    # the purpose's message posted as an ordinary one: no receiver any more
+    await store.lease_message(record.id, "eph:0", ANN, "w1", 10.0, 20.0)
+    await store.release_message(record.id, "eph:0", "w1", shown=4, posted=(ANN, 50))
+    assert await store.messages_of(record.id) == [MessageRef("eph:0", ANN, 50, None, 4, 4)]
+
+
 async def test_shown_never_goes_back_and_behind_sessions(store: Store) -> None:
     first = await created(store)
     second = await created(store, lobby(chat_id=-2))
