@@ -34,6 +34,7 @@ from bot.limiter import FloodLimiter, Limits
 from bot.present import Presenter
 from bot.updates import KolodaApplication, KolodaBot
 from sessions import Computer, Messages, Preferences, SessionManager
+from sessions.preferences import SHARED_TTL
 from storage import DatabaseUnusable
 
 log = logging.getLogger(__name__)
@@ -122,7 +123,7 @@ async def startup(app: KolodaApp) -> None:
         raise DatabaseUnavailable(
             f"cannot open DATABASE_URL {masked_url(settings.database_url)}: {error}"
         ) from error
-    prefs = Preferences(manager.store)
+    prefs = Preferences(manager.store, ttl=SHARED_TTL if settings.shared else None)
     messages = Messages(manager.store)
     ledger = SessionLedger(
         messages, prefs, owner=manager.worker_id, lease=settings.lease_seconds

@@ -71,9 +71,25 @@ class Ledger(Protocol):
         ...
 
     async def posted(
-        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        message_id: int,
+        version: int,
+        *,
+        receiver: int | None = None,
     ) -> None:
-        """A message was (re)posted for the slot, showing ``version``."""
+        """A message was (re)posted for the slot, showing ``version`` (``receiver``: an
+        ephemeral message only that user sees; ``message_id`` is its ephemeral id)."""
+        ...
+
+    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
+        """The slot's message as stored now (whichever worker sent it), if any."""
+        ...
+
+    async def forget(self, session_id: int, purpose: str) -> None:
+        """The slot's message is gone: forget it."""
         ...
 
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
@@ -136,6 +152,10 @@ class _Slot:
     priority: int = NORMAL
     stored: bool = True  # its message id and version are kept in the Ledger
     hurry: asyncio.Event | None = None  # set to end a deferred screen's wait
+    # an ephemeral message this worker has not seen: the stored one, if any, is edited
+    lookup: bool = False
+    # none is stored (one worker: nobody else can send one, so it stays so)
+    absent: bool = False
 
 
 class Delivery:
@@ -212,10 +232,36 @@ class Delivery:
         final: bool = False,
         force: bool = False,
     ) -> None:
-        """Keep an ephemeral hand current (edited, never re-posted), if it is shown."""
-        slot = self._slots.get((session_id, purpose))
-        if slot is not None and slot.ephemeral_for is not None:
-            self.show(session_id, purpose, slot.chat_id, screen, version, final=final, force=force)
+        """Keep an ephemeral message current (edited, never re-posted), if one is shown:
+        sent here, or stored (sent by another worker, or before a restart)."""
+        key = (session_id, purpose)
+        slot = self._slots.get(key)
+        if slot is not None and slot.absent:
+            if not self.shared:  # none was stored, and only this worker sends them
+                if final:
+                    del self._slots[key]
+                return
+            del self._slots[key]  # another worker may have sent one since
+            slot = None
+        if slot is None:
+            slot = self._slot(session_id, purpose, 0)
+            slot.lookup = True
+        elif slot.ephemeral_for is None and not slot.lookup:
+            return  # none is shown, or the purpose's message is an ordinary one
+        self.show(session_id, purpose, slot.chat_id, screen, version, final=final, force=force)
+
+    async def find_ephemeral(self, session_id: int, purpose: str) -> bool:
+        """True if an ephemeral message of ``purpose`` is shown — kept here, or stored by
+        any worker (then it is kept current here from now on)."""
+        if self.has_ephemeral(session_id, purpose):
+            return True
+        ref = await self.ledger.stored(session_id, purpose)
+        if ref is None or ref.receiver is None or ref.chat_id is None or ref.message_id is None:
+            return False
+        slot = self._slot(session_id, purpose, ref.chat_id)
+        slot.ephemeral_for, slot.message_id, slot.loaded = ref.receiver, ref.message_id, True
+        slot.pending_version = max(slot.pending_version, ref.shown)
+        return True
 
     def track_ephemeral(
         self,
@@ -230,7 +276,6 @@ class Delivery:
         """Remember an ephemeral hand just sent showing ``shown``, to keep it current."""
         slot = self._slot(session_id, purpose, chat_id)
         slot.ephemeral_for, slot.message_id, slot.loaded = user_id, ephemeral_message_id, True
-        slot.stored = False
         slot.delivered, slot.pending_version = shown.key(), version
 
     async def send_ephemeral(
@@ -244,10 +289,13 @@ class Delivery:
         query_id: str | None = None,
     ) -> None:
         """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
-        keep it current (:meth:`show_ephemeral`). Raises the Bot API's error if Telegram
-        refuses (the caller falls back to the private chat)."""
+        keep it current (:meth:`show_ephemeral`; it is stored, so any worker does). Raises
+        the Bot API's error if Telegram refuses (the caller falls back to the private chat)."""
         ephemeral_id = await self.post_ephemeral(chat_id, user_id, screen, query_id)
         self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
+        await self.ledger.posted(
+            session_id, purpose, chat_id, ephemeral_id, version, receiver=user_id
+        )
 
     async def post_ephemeral(
         self, chat_id: int, user_id: int, screen: Screen, query_id: str | None = None
@@ -290,18 +338,26 @@ class Delivery:
         raise AssertionError("unreachable")
 
     async def delete_ephemeral(self, session_id: int, purpose: str) -> None:
-        """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is one."""
+        """Remove an ephemeral message we keep (``deleteEphemeralMessage``), if there is
+        one: sent here, or stored by any worker."""
         slot = self._slots.pop((session_id, purpose), None)
-        if slot is None or slot.ephemeral_for is None:
+        if slot is not None:
+            slot.pending = None
+        ref = await self.ledger.stored(session_id, purpose)
+        if ref is not None and ref.receiver is not None:
+            await self.ledger.forget(session_id, purpose)
+            target = ref.chat_id, ref.receiver, ref.message_id
+        elif slot is not None and slot.ephemeral_for is not None:
+            target = slot.chat_id, slot.ephemeral_for, slot.message_id
+        else:
             return
-        slot.pending = None
         try:
             await self.bot.do_api_request(
                 "deleteEphemeralMessage",
                 api_kwargs={
-                    "chat_id": slot.chat_id,
-                    "receiver_user_id": slot.ephemeral_for,
-                    "ephemeral_message_id": slot.message_id,
+                    "chat_id": target[0],
+                    "receiver_user_id": target[1],
+                    "ephemeral_message_id": target[2],
                 },
             )
         except TelegramError as error:
@@ -430,6 +486,8 @@ class Delivery:
 
     async def _work(self, slot: _Slot) -> None:
         try:
+            if slot.lookup and not await self._stored_ephemeral(slot):
+                return
             if not slot.loaded:
                 slot.message_id = await self.ledger.message_id(
                     slot.session_id, slot.purpose, slot.chat_id
@@ -475,6 +533,21 @@ class Delivery:
                 del self._slots[key]
             self._forget_idle()
 
+    async def _stored_ephemeral(self, slot: _Slot) -> bool:
+        """Point a slot looked up by :meth:`show_ephemeral` at the stored ephemeral
+        message; False (nothing to show) if none is stored."""
+        slot.lookup = False
+        ref = await self.ledger.stored(slot.session_id, slot.purpose)
+        if ref is None or ref.receiver is None or ref.chat_id is None or ref.message_id is None:
+            slot.pending, slot.absent = None, True
+            key = (slot.session_id, slot.purpose)
+            if self.shared and self._slots.get(key) is slot:
+                del self._slots[key]
+            return False
+        slot.chat_id, slot.ephemeral_for = ref.chat_id, ref.receiver
+        slot.message_id, slot.loaded = ref.message_id, True
+        return True
+
     async def _hold(self, slot: _Slot) -> None:
         """Wait ``slot.wait`` seconds, or less if a screen that may not wait arrives."""
         slot.hurry = hurry = asyncio.Event()
@@ -494,8 +567,7 @@ class Delivery:
         for key in list(itertools.islice(self._slots, excess)):
             slot = self._slots[key]
             idle = slot.worker is None or slot.worker.done() or slot.worker is me
-            # ephemeral hands live only here: they are never forgotten while shown
-            if idle and slot.pending is None and slot.ephemeral_for is None:
+            if idle and slot.pending is None:  # stored: a forgotten one is looked up again
                 del self._slots[key]
 
     def _leased(self, slot: _Slot) -> bool:
@@ -528,6 +600,10 @@ class Delivery:
             if not slot.repost and _superseded(slot, ref.shown, ref.wanted, version):
                 return True
             slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
+            if slot.ephemeral_for is not None:
+                if slot.message_id is None or ref.receiver is None:
+                    return True  # none is stored any more (closed, deleted): nothing to edit
+                slot.ephemeral_for = ref.receiver
             if not await self._deliver(slot, screen, version):
                 return False
             delivered = True
@@ -655,6 +731,7 @@ class Delivery:
                     log.info("ephemeral hand %s/%s gone: %s", slot.session_id, slot.purpose,
                              error.message)
                     self._slots.pop((slot.session_id, slot.purpose), None)
+                    await self.ledger.forget(slot.session_id, slot.purpose)
                 return
             except NetworkError as error:
                 await _before_next_try(attempt, error, f"editing ephemeral {slot.message_id}")

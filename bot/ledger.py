@@ -40,10 +40,27 @@ class SessionLedger:
         return None
 
     async def posted(
-        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        message_id: int,
+        version: int,
+        *,
+        receiver: int | None = None,
     ) -> None:
-        """Remember a newly posted message."""
-        await self._messages.posted(session_id, purpose, chat_id, message_id, version)
+        """Remember a newly posted message (``receiver``: an ephemeral one's)."""
+        await self._messages.posted(
+            session_id, purpose, chat_id, message_id, version, receiver=receiver
+        )
+
+    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
+        """The stored message of ``purpose``, if there is one."""
+        return await self._messages.stored(session_id, purpose)
+
+    async def forget(self, session_id: int, purpose: str) -> None:
+        """The message of ``purpose`` is gone (an ephemeral one closed or deleted)."""
+        await self._messages.forget(session_id, purpose)
 
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
         """Record the version a message now shows."""

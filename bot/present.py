@@ -160,7 +160,7 @@ class Presenter:
                     deferred=deferred,
                 )
             purpose = ephemeral_purpose(seat)
-            if self.delivery.has_ephemeral(session.id, purpose):
+            if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)
                 self.delivery.show_ephemeral(session.id, purpose, hand, session.version, final=over)
 
@@ -182,8 +182,8 @@ class Presenter:
             edit_only=True,
             final=True,
         )
-        purpose = ephemeral_purpose(seat)
-        if self.delivery.has_ephemeral(session.id, purpose):
+        if session.kind == "group":
+            purpose = ephemeral_purpose(seat)
             self.delivery.show_ephemeral(session.id, purpose, gone, session.version, final=True)
 
     def table_screen(self, session: Session, lang: str) -> Screen:

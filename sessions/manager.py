@@ -50,6 +50,7 @@ from storage import (
     rated_match,
     replay,
 )
+from storage.ratings import LEADERBOARD_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -648,10 +649,12 @@ class SessionManager:
         """One user's record per game across all chats."""
         return _best_first(await self.store.user_stats(user_id))
 
-    async def leaderboard(self, scope: int, game_id: str | None = None) -> list[RatingRow]:
-        """The ratings of a group chat (its id) or overall (``OVERALL``), per game best
-        first, with ranks."""
-        return await self.store.leaderboard(scope, game_id)
+    async def leaderboard(
+        self, scope: int, game_id: str | None = None, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of a group chat (its id) or overall (``OVERALL``),
+        per game best first, with ranks."""
+        return await self.store.leaderboard(scope, game_id, limit=limit)
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
         """One user's rating and rank per game in a chat or overall."""
@@ -915,7 +918,10 @@ class SessionManager:
         if cached is not None and (
             not self._shared or await self.store.session_version(session_id) == cached.version
         ):
-            self._cache.move_to_end(session_id)
+            # the version check awaited: the entry may have been dropped or replaced
+            # meanwhile (the background pass, another session's eviction)
+            if self._cache.get(session_id) is cached:
+                self._cache.move_to_end(session_id)
             return cached
         record = await self.store.load_session(session_id)
         if record is None:

@@ -3,8 +3,10 @@
 A purpose names what a message is for: ``table`` (the group's table, lobby or
 result), ``hand:<seat>`` (that seat's message in the player's private chat).
 Each stored message records the session version it shows, so a restart draws
-only what is behind. Ephemeral hands (``eph:<seat>``) are not stored: Telegram
-cannot post them again, and they vanish when the client closes them.
+only what is behind. Ephemeral hands (``eph:<seat>``) and the creator's menu in a
+group are stored too, with the one user who sees them (``receiver``): any worker,
+and a restarted one, keeps them current by editing them (Telegram cannot post
+them again, and they vanish when the client closes them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def hand_purpose(seat: int) -> str:
 
 
 def ephemeral_purpose(seat: int) -> str:
-    """The purpose of a seat's ephemeral hand in a group (kept in memory only)."""
+    """The purpose of a seat's ephemeral hand in a group."""
     return f"eph:{seat}"
 
 
@@ -37,11 +39,26 @@ class Messages:
         return await self._store.messages_of(session_id)
 
     async def posted(
-        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+        self,
+        session_id: int,
+        purpose: str,
+        chat_id: int,
+        message_id: int,
+        version: int,
+        *,
+        receiver: int | None = None,
     ) -> None:
-        """A message was (re)posted for ``purpose``, showing ``version``."""
-        ref = MessageRef(purpose, chat_id, message_id, None, version, version)
+        """A message was (re)posted for ``purpose``, showing ``version`` (``receiver``:
+        an ephemeral message only that user sees, ``message_id`` its ephemeral id)."""
+        ref = MessageRef(purpose, chat_id, message_id, None, version, version, receiver)
         await self._store.set_message(session_id, ref)
+
+    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
+        """The stored message of ``purpose``, if there is one."""
+        for ref in await self._store.messages_of(session_id):
+            if ref.purpose == purpose:
+                return ref
+        return None
 
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
         """The message of ``purpose`` now shows ``version``."""

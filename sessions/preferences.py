@@ -1,11 +1,15 @@
 """Who reads in which language, and whose private chat the bot can write to.
 
 Both are read on every drawing and written rarely, so they are cached; every
-write goes through :class:`Preferences`, which keeps the cache exact.
+write goes through :class:`Preferences`, which keeps its own cache exact. With
+several workers on one store (``ttl``), another worker's write is not seen
+here, so a cached value is trusted only for ``ttl`` seconds: a user who unblocks
+the bot gets her hands from every worker again within that time.
 """
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,15 +21,31 @@ LANGUAGES = ("ru", "en")
 #: Languages and reachability remembered in memory (least recently used go first).
 CACHED = 50_000
 SCOPES = ("user", "chat")
+#: Seconds a cached value stands when other workers write the same store.
+SHARED_TTL = 2.0
 
 
 class Preferences:
-    """Languages (per user, per chat) and reachability (per user), over a Store."""
+    """Languages (per user, per chat) and reachability (per user), over a Store.
 
-    def __init__(self, store: Store, *, cached: int = CACHED) -> None:
+    ``ttl``: seconds (on ``clock``) a cached value is served before it is read
+    again — for several workers, which write the same store (None: forever).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cached: int = CACHED,
+        ttl: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._store = store
         self._cached = cached
-        self._values: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._ttl = ttl
+        self._clock = clock
+        #: key → (value, when it was read or written)
+        self._values: OrderedDict[tuple[str, int], tuple[Any, float]] = OrderedDict()
         self._writes = 0
 
     async def set_language(self, scope: str, key: int, lang: str) -> None:
@@ -67,9 +87,10 @@ class Preferences:
 
     async def _read(self, key: tuple[str, int], read: Callable[[], Awaitable[Any]]) -> Any:
         """A cached value, else ``read()`` from the store (and cached)."""
-        if key in self._values:
+        found = self._values.get(key)
+        if found is not None and (self._ttl is None or self._clock() - found[1] < self._ttl):
             self._values.move_to_end(key)
-            return self._values[key]
+            return found[0]
         writes = self._writes
         value = await read()
         if writes == self._writes:  # no write raced the read: it is current
@@ -77,7 +98,7 @@ class Preferences:
         return value
 
     def _remember(self, key: tuple[str, int], value: Any) -> None:
-        self._values[key] = value
+        self._values[key] = (value, self._clock())
         self._values.move_to_end(key)
         while len(self._values) > self._cached:
             self._values.popitem(last=False)

@@ -200,4 +200,15 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     CREATE INDEX presses_time ON presses (time);
     """,
+    # 10: indexes for the queries of a press, /start, /top and /stats on a long history:
+    # the sessions a computer plays for a user (the per-user lookup), and each scope's
+    # ratings per game by the leaderboard's order (top lines and ranks, with limits);
+    # and the receiver of an ephemeral message (its id is message_id), so any worker,
+    # and a restarted one, keeps a group's ephemeral hands and menus current.
+    """
+    CREATE INDEX seats_stands_in ON seats (stands_in_for) WHERE stands_in_for IS NOT NULL;
+    CREATE INDEX ratings_order ON ratings
+        (scope, game, (mu - 3 * sigma) DESC, played DESC, user_id);
+    ALTER TABLE messages ADD COLUMN receiver INTEGER;
+    """,
 ]

@@ -201,4 +201,12 @@ PG_MIGRATIONS: list[str] = [
     );
     CREATE INDEX presses_time ON presses (time);
     """,
+    # 8: indexes for the queries of a press, /start, /top and /stats on a long history,
+    # and the receiver of an ephemeral message (SQLite's migration 10).
+    """
+    CREATE INDEX seats_stands_in ON seats (stands_in_for) WHERE stands_in_for IS NOT NULL;
+    CREATE INDEX ratings_order ON ratings
+        (scope, game, (mu - 3 * sigma) DESC, played DESC, user_id);
+    ALTER TABLE messages ADD COLUMN receiver BIGINT;
+    """,
 ]

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import orjson
 
+from games import REGISTRY
 from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from storage.protocol import (
     ChatBusy,
@@ -29,6 +30,7 @@ from storage.protocol import (
     StaleVersion,
 )
 from storage.ratings import (
+    LEADERBOARD_LIMIT,
     STORED_RESULTS,
     STORED_SEATS,
     STORED_SESSIONS,
@@ -91,14 +93,27 @@ _TALLY_ORDER = (
     " ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
 )
 _SCOPES = {"user": "users", "chat": "chats"}
-#: every rating of a scope with its rank among the game's players there
-_RANKED = (
+#: the best ``limit`` ratings of one game in a scope (the ratings_order index, in its
+#: order), ranked among themselves — every better rating is among them — with how many
+#: players the game has there
+_TOP = (
     "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
-    " RANK() OVER (PARTITION BY r.game ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
-    " COUNT(*) OVER (PARTITION BY r.game) AS of"
-    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id WHERE r.scope = $1"
+    " RANK() OVER (ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
+    " (SELECT COUNT(*) FROM ratings WHERE scope = $1 AND game = $2) AS of"
+    " FROM (SELECT * FROM ratings WHERE scope = $1 AND game = $2"
+    " ORDER BY mu - 3 * sigma DESC, played DESC, user_id LIMIT $3) AS r"
+    " LEFT JOIN users AS u ON u.id = r.user_id ORDER BY rank, r.played DESC, r.user_id"
 )
-_RANKED_ORDER = " ORDER BY game, rank, played DESC, user_id"
+#: one user's ratings in a scope, each ranked by counting the better ones (an index range)
+_RANKS = (
+    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
+    " 1 + (SELECT COUNT(*) FROM ratings AS b WHERE b.scope = r.scope AND b.game = r.game"
+    " AND b.mu - 3 * b.sigma > r.mu - 3 * r.sigma) AS rank,"
+    " (SELECT COUNT(*) FROM ratings AS c WHERE c.scope = r.scope AND c.game = r.game) AS of"
+    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id"
+    " WHERE r.user_id = $1 AND r.scope = $2 ORDER BY r.game"
+)
+_MESSAGE_COLUMNS = "purpose, chat_id, message_id, inline_message_id, shown, wanted, receiver"
 _CHANGE_COLUMNS = (
     "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
     " mu, sigma, played, wins"
@@ -444,22 +459,18 @@ class PostgresStore:
         )
         return [_change(tuple(row)) for row in rows]
 
-    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
-        """The ratings of ``scope``, per game best first, with ranks."""
-        if game is None:
-            rows = await self.pool.fetch(_RANKED + _RANKED_ORDER, scope)
-        else:
-            rows = await self.pool.fetch(_RANKED + " AND r.game = $2" + _RANKED_ORDER, scope, game)
-        return [_rating_row(row) for row in rows]
+    async def leaderboard(
+        self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``scope`` per game, best first, with ranks."""
+        rows: list[RatingRow] = []
+        for each in [game] if game is not None else sorted(REGISTRY):
+            rows += [_rating_row(row) for row in await self.pool.fetch(_TOP, scope, each, limit)]
+        return rows
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
         """One user's ratings in ``scope`` with their ranks."""
-        rows = await self.pool.fetch(
-            f"SELECT * FROM ({_RANKED}) AS ranked WHERE user_id = $2{_RANKED_ORDER}",
-            scope,
-            user_id,
-        )
-        return [_rating_row(row) for row in rows]
+        return [_rating_row(row) for row in await self.pool.fetch(_RANKS, user_id, scope)]
 
     async def rerate(self) -> int:
         """Recompute every rating from the stored results, in one transaction (the
@@ -503,15 +514,15 @@ class PostgresStore:
     async def set_message(self, session_id: int, ref: MessageRef) -> None:
         """Remember (or replace) the message of ``ref.purpose``."""
         await self.pool.execute(
-            "INSERT INTO messages"
-            " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session, purpose) DO UPDATE SET"
-            " chat_id = EXCLUDED.chat_id, message_id = EXCLUDED.message_id,"
+            "INSERT INTO messages (session, purpose, chat_id, message_id, inline_message_id,"
+            " shown, wanted, receiver)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (session, purpose) DO UPDATE"
+            " SET chat_id = EXCLUDED.chat_id, message_id = EXCLUDED.message_id,"
             " inline_message_id = EXCLUDED.inline_message_id, shown = EXCLUDED.shown,"
-            " wanted = GREATEST(messages.wanted, EXCLUDED.wanted),"
+            " wanted = GREATEST(messages.wanted, EXCLUDED.wanted), receiver = EXCLUDED.receiver,"
             " lease_owner = NULL, lease_until = NULL",
             session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
-            ref.shown, ref.wanted,
+            ref.shown, ref.wanted, ref.receiver,
         )
 
     async def drop_message(self, session_id: int, purpose: str) -> None:
@@ -523,8 +534,7 @@ class PostgresStore:
     async def messages_of(self, session_id: int) -> list[MessageRef]:
         """Every remembered message of a session, by purpose."""
         rows = await self.pool.fetch(
-            "SELECT purpose, chat_id, message_id, inline_message_id, shown, wanted FROM messages"
-            " WHERE session = $1 ORDER BY purpose",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session = $1 ORDER BY purpose",
             session_id,
         )
         return [MessageRef(*row) for row in rows]
@@ -553,7 +563,7 @@ class PostgresStore:
             " SET lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until"
             " WHERE messages.lease_owner IS NULL OR messages.lease_owner = EXCLUDED.lease_owner"
             " OR messages.lease_until <= $6"
-            " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+            f" RETURNING {_MESSAGE_COLUMNS}",
             session_id, purpose, chat_id, owner, float(until), float(now),
         )
         return None if row is None else MessageRef(*row)
@@ -576,7 +586,8 @@ class PostgresStore:
                 " lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END,"
                 " shown = GREATEST(shown, COALESCE($4, shown)),"
                 " wanted = GREATEST(wanted, COALESCE($4, wanted)),"
-                " chat_id = COALESCE($5, chat_id), message_id = COALESCE($6, message_id)"
+                " chat_id = COALESCE($5, chat_id), message_id = COALESCE($6, message_id),"
+                " receiver = CASE WHEN $5::bigint IS NULL THEN receiver END"
                 " WHERE session = $1 AND purpose = $2",
                 session_id, purpose, owner, shown, chat_id, message_id,
             )

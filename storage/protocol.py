@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from storage.ratings import RatedMatch, RatingChange, RatingRow
+from storage.ratings import LEADERBOARD_LIMIT, RatedMatch, RatingChange, RatingRow
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -202,9 +202,13 @@ class Store(Protocol):
         and seat order of users (empty if it was not rated)."""
         ...
 
-    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
-        """The ratings of ``scope`` (a group chat's id, or ``ratings.OVERALL``), per game
-        best first (by ``mu − 3·sigma``), each with its rank among the game's players."""
+    async def leaderboard(
+        self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``scope`` (a group chat's id, or
+        ``ratings.OVERALL``) in ``game`` or in each game, per game best first (by
+        ``mu − 3·sigma``), each with its rank among the game's players there (read
+        through an index: the cost does not grow with the scope)."""
         ...
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:

@@ -27,6 +27,8 @@ MODEL = PlackettLuce()
 #: Where every human starts.
 START_MU = float(MODEL.mu)
 START_SIGMA = float(MODEL.sigma)
+#: The most lines of a game's leaderboard a store reads by default.
+LEADERBOARD_LIMIT = 10
 #: The fixed (mu, sigma) of each computer level: playing the computer rates you.
 COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
     "easy": (17.0, 1.5),

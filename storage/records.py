@@ -100,6 +100,9 @@ class MessageRef:
     inline_message_id: str | None = None
     shown: int = 0
     wanted: int = 0
+    #: the one user who sees it, for an ephemeral message in a group (``message_id`` is
+    #: then its ephemeral message id)
+    receiver: int | None = None
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,11 @@ from typing import Any
 import aiosqlite
 import orjson
 
+from games import REGISTRY
 from storage.database import Database, Row
 from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
 from storage.ratings import (
+    LEADERBOARD_LIMIT,
     STORED_RESULTS,
     STORED_SEATS,
     STORED_SESSIONS,
@@ -76,14 +78,27 @@ _SELECT_SESSION = (
     " FROM sessions AS s WHERE s.id = ?"
 )
 _SCOPES = {"user": "users", "chat": "chats"}
-#: every rating of a scope with its rank among the game's players there
-_RANKED = (
+#: the best ``limit`` ratings of one game in a scope (the ratings_order index, in its
+#: order), ranked among themselves — every better rating is among them — with how many
+#: players the game has there
+_TOP = (
     "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
-    " RANK() OVER (PARTITION BY r.game ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
-    " COUNT(*) OVER (PARTITION BY r.game) AS of"
-    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id WHERE r.scope = ?"
+    " RANK() OVER (ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
+    " (SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND game = ?2) AS of"
+    " FROM (SELECT * FROM ratings WHERE scope = ?1 AND game = ?2"
+    " ORDER BY mu - 3 * sigma DESC, played DESC, user_id LIMIT ?3) AS r"
+    " LEFT JOIN users AS u ON u.id = r.user_id ORDER BY rank, r.played DESC, r.user_id"
 )
-_RANKED_ORDER = " ORDER BY game, rank, played DESC, user_id"
+#: one user's ratings in a scope, each ranked by counting the better ones (an index range)
+_RANKS = (
+    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
+    " 1 + (SELECT COUNT(*) FROM ratings AS b WHERE b.scope = r.scope AND b.game = r.game"
+    " AND b.mu - 3 * b.sigma > r.mu - 3 * r.sigma) AS rank,"
+    " (SELECT COUNT(*) FROM ratings AS c WHERE c.scope = r.scope AND c.game = r.game) AS of"
+    " FROM ratings AS r LEFT JOIN users AS u ON u.id = r.user_id"
+    " WHERE r.user_id = ? AND r.scope = ? ORDER BY r.game"
+)
+_MESSAGE_COLUMNS = "purpose, chat_id, message_id, inline_message_id, shown, wanted, receiver"
 _CHANGE_COLUMNS = (
     "session, scope, user_id, game, mu_before, sigma_before, played_before, wins_before,"
     " mu, sigma, played, wins"
@@ -365,20 +380,18 @@ class SqliteStore:
         )
         return [_change(tuple(row)) for row in rows]
 
-    async def leaderboard(self, scope: int, game: str | None = None) -> list[RatingRow]:
-        """The ratings of ``scope``, per game best first, with ranks."""
-        sql = _RANKED
-        params: list[Any] = [scope]
-        if game is not None:
-            sql += " AND r.game = ?"
-            params.append(game)
-        return [_rating_row(row) for row in await self.db.fetchall(sql + _RANKED_ORDER, params)]
+    async def leaderboard(
+        self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``scope`` per game, best first, with ranks."""
+        rows: list[RatingRow] = []
+        for each in [game] if game is not None else sorted(REGISTRY):
+            rows += [_rating_row(row) for row in await self.db.fetchall(_TOP, (scope, each, limit))]
+        return rows
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
         """One user's ratings in ``scope`` with their ranks."""
-        rows = await self.db.fetchall(
-            f"SELECT * FROM ({_RANKED}) WHERE user_id = ?{_RANKED_ORDER}", (scope, user_id)
-        )
+        rows = await self.db.fetchall(_RANKS, (user_id, scope))
         return [_rating_row(row) for row in rows]
 
     async def rerate(self) -> int:
@@ -427,15 +440,15 @@ class SqliteStore:
         """Remember (or replace) the message of ``ref.purpose``."""
         await self.db.write(
             lambda tx: tx.execute(
-                "INSERT INTO messages"
-                " (session, purpose, chat_id, message_id, inline_message_id, shown, wanted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, purpose) DO UPDATE SET"
+                "INSERT INTO messages (session, purpose, chat_id, message_id,"
+                " inline_message_id, shown, wanted, receiver)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session, purpose) DO UPDATE SET"
                 " chat_id = excluded.chat_id, message_id = excluded.message_id,"
                 " inline_message_id = excluded.inline_message_id, shown = excluded.shown,"
-                " wanted = MAX(messages.wanted, excluded.wanted),"
+                " wanted = MAX(messages.wanted, excluded.wanted), receiver = excluded.receiver,"
                 " lease_owner = NULL, lease_until = NULL",
                 (session_id, ref.purpose, ref.chat_id, ref.message_id, ref.inline_message_id,
-                 ref.shown, ref.wanted),
+                 ref.shown, ref.wanted, ref.receiver),
             )
         )
 
@@ -450,8 +463,7 @@ class SqliteStore:
     async def messages_of(self, session_id: int) -> list[MessageRef]:
         """Every remembered message of a session, by purpose."""
         rows = await self.db.fetchall(
-            "SELECT purpose, chat_id, message_id, inline_message_id, shown, wanted FROM messages"
-            " WHERE session = ? ORDER BY purpose",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE session = ? ORDER BY purpose",
             (session_id,),
         )
         return [MessageRef(*row) for row in rows]
@@ -484,7 +496,7 @@ class SqliteStore:
                 " SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until"
                 " WHERE messages.lease_owner IS NULL OR messages.lease_owner = excluded.lease_owner"
                 " OR messages.lease_until <= ?"
-                " RETURNING purpose, chat_id, message_id, inline_message_id, shown, wanted",
+                f" RETURNING {_MESSAGE_COLUMNS}",
                 (session_id, purpose, chat_id, owner, until, now),
             )
             row = await cursor.fetchone()
@@ -511,7 +523,8 @@ class SqliteStore:
                 " lease_until = CASE WHEN lease_owner = :owner THEN NULL ELSE lease_until END,"
                 " shown = MAX(shown, COALESCE(:shown, shown)),"
                 " wanted = MAX(wanted, COALESCE(:shown, wanted)),"
-                " chat_id = COALESCE(:chat, chat_id), message_id = COALESCE(:message, message_id)"
+                " chat_id = COALESCE(:chat, chat_id), message_id = COALESCE(:message, message_id),"
+                " receiver = CASE WHEN :chat IS NULL THEN receiver END"
                 " WHERE session = :session AND purpose = :purpose",
                 {"owner": owner, "shown": shown, "chat": chat_id, "message": message_id,
                  "session": session_id, "purpose": purpose},

@@ -45,7 +45,8 @@ TABLES: tuple[Table, ...] = (
     ),
     Table(
         "messages",
-        ("session", "purpose", "chat_id", "message_id", "inline_message_id", "shown", "wanted"),
+        ("session", "purpose", "chat_id", "message_id", "inline_message_id", "shown", "wanted",
+         "receiver"),
         "session, purpose",
     ),
     Table(

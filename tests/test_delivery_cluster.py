@@ -18,7 +18,7 @@ from bot.delivery import Delivery
 from bot.ledger import SessionLedger
 from bot.limiter import FloodLimiter, Limits
 from bot.render.common import screen
-from sessions import Messages, Preferences, hand_purpose
+from sessions import Messages, Preferences, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
 
 GROUP, ANN = -100, 1001
@@ -46,14 +46,24 @@ class Telegram:
         class Bot:
             in_flight = asyncio.Event()
 
-            async def send_message(self, chat_id: int, text: str, **_: Any) -> _Sent:
+            async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> _Sent:
                 self.in_flight.set()
                 if gate is not None:
                     await gate.wait()
                 telegram.arrived.append((worker, "send", chat_id, text))
                 telegram.next_id += 1
                 telegram.texts[(chat_id, telegram.next_id)] = text
-                return _Sent(telegram.next_id)
+                sent = _Sent(telegram.next_id)
+                if "ephemeral_message_parameters" in (kwargs.get("api_kwargs") or {}):
+                    sent.message_id, sent.api_kwargs["ephemeral_message_id"] = 0, telegram.next_id
+                return sent
+
+            async def do_api_request(self, method: str, api_kwargs: dict[str, Any],
+                                     **_: Any) -> bool:
+                chat_id, text = api_kwargs["chat_id"], api_kwargs.get("text", "")
+                telegram.arrived.append((worker, method, chat_id, text))
+                telegram.texts[(chat_id, api_kwargs["ephemeral_message_id"])] = text
+                return True
 
             async def edit_message_text(
                 self, text: str, *, chat_id: int, message_id: int, **_: Any
@@ -162,3 +172,25 @@ async def test_a_failed_post_leaves_no_placeholder_and_frees_the_message(store: 
     second.show(session, hand_purpose(0), ANN, screen("your cards"), 2)
     await asyncio.wait_for(second.flush(), 5)
     assert [(w, method) for w, method, _, _ in telegram.arrived] == [("b", "send")]
+
+
+async def test_an_ephemeral_hand_sent_by_one_worker_is_kept_current_by_another(
+    store: Store,
+) -> None:
+    session = await a_session(store)
+    telegram = Telegram()
+    first, second = worker(store, telegram.bot("a"), "a"), worker(store, telegram.bot("b"), "b")
+    purpose = ephemeral_purpose(0)
+    await first.send_ephemeral(session, purpose, GROUP, ANN, screen("your cards v2"), 2)
+    [ref] = await store.messages_of(session)
+    assert (ref.purpose, ref.chat_id, ref.receiver, ref.shown) == (purpose, GROUP, ANN, 2)
+    # the next move is committed at the other worker, which never saw that message
+    second.show_ephemeral(session, purpose, screen("your cards v3"), 3)
+    await asyncio.wait_for(second.flush(), 5)
+    assert telegram.arrived[-1] == ("b", "editEphemeralMessageText", GROUP, "your cards v3")
+    assert telegram.texts[(GROUP, ref.message_id)] == "your cards v3"
+    assert (await store.messages_of(session))[0].shown == 3
+    # a seat with no ephemeral hand costs no request
+    second.show_ephemeral(session, ephemeral_purpose(1), screen("nobody's"), 3)
+    await asyncio.wait_for(second.flush(), 5)
+    assert len(telegram.arrived) == 2

@@ -499,6 +499,21 @@ async def test_messages_set_replace_drop(store: Store) -> None:
     assert await store.behind_session_ids() == [record.id]
 
 
+async def test_an_ephemeral_message_keeps_its_receiver(store: Store) -> None:
+    record = await created(store)
+    hand = MessageRef("eph:0", CHAT, 7, shown=2, wanted=2, receiver=ANN)
+    await store.set_message(record.id, hand)
+    assert await store.messages_of(record.id) == [hand]
+    leased = await store.lease_message(record.id, "eph:0", CHAT, "w1", 10.0, 20.0)
+    assert leased == hand
+    await store.release_message(record.id, "eph:0", "w1", shown=3)
+    assert await store.messages_of(record.id) == [replace(hand, shown=3, wanted=3)]
+    # the purpose's message posted as an ordinary one: no receiver any more
+    await store.lease_message(record.id, "eph:0", ANN, "w1", 10.0, 20.0)
+    await store.release_message(record.id, "eph:0", "w1", shown=4, posted=(ANN, 50))
+    assert await store.messages_of(record.id) == [MessageRef("eph:0", ANN, 50, None, 4, 4)]
+
+
 async def test_shown_never_goes_back_and_behind_sessions(store: Store) -> None:
     first = await created(store)
     second = await created(store, lobby(chat_id=-2))
@@ -782,3 +797,36 @@ async def test_old_presses_are_forgotten(store: Store) -> None:
     assert await store.forget_presses(T0 + 30) == 1
     assert not await store.pressed("cq:old") and await store.pressed("cq:new")
     assert await store.forget_presses(T0 + 30) == 0
+async def _ratings(store: Store, rows: list[tuple[int, str, int, float, float, int]]) -> None:
+    """Ratings (scope, game, user, mu, sigma, played) as a copy brings them in."""
+    from storage.tables import TABLES, Copyable
+
+    assert isinstance(store, Copyable)
+    users, ratings = (next(t for t in TABLES if t.name == name) for name in ("users", "ratings"))
+
+    async def batches() -> AsyncIterator[tuple[Any, list[tuple[Any, ...]]]]:
+        yield users, [(user, f"U{user}", None, True) for user in sorted({r[2] for r in rows})]
+        yield ratings, [(*row, 0) for row in rows]
+
+    await store.import_tables(batches())
+
+
+async def test_the_leaderboard_reads_the_best_few_with_their_ranks(store: Store) -> None:
+    # ordinals (mu − 3·sigma): 20, 14, 14, 8, 2; Ed has played most of the two tied
+    await _ratings(store, [
+        (CHAT, "king", ANN, 23.0, 1.0, 5), (CHAT, "king", BOB, 17.0, 1.0, 3),
+        (CHAT, "king", ED, 20.0, 2.0, 9), (CHAT, "king", CY, 11.0, 1.0, 1),
+        (CHAT, "king", DI, 5.0, 1.0, 1), (CHAT, "eleven", BOB, 30.0, 2.0, 1),
+        (0, "king", DI, 40.0, 1.0, 1),
+    ])
+    top = await store.leaderboard(CHAT, "king", limit=3)
+    assert [(r.user_id, r.rank, r.of) for r in top] == [(ANN, 1, 5), (ED, 2, 5), (BOB, 2, 5)]
+    every = await store.leaderboard(CHAT, limit=1)
+    assert [(r.game_id, r.user_id, r.rank, r.of) for r in every] == [
+        ("eleven", BOB, 1, 1), ("king", ANN, 1, 5)
+    ]
+    mine = await store.user_ratings(CY, CHAT)
+    assert [(r.game_id, r.rank, r.of, r.name) for r in mine] == [("king", 4, 5, f"U{CY}")]
+    assert [(r.game_id, r.rank) for r in await store.user_ratings(BOB, CHAT)] == [
+        ("eleven", 1), ("king", 2)
+    ]

@@ -325,7 +325,7 @@ async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -
         if slot is not None:
             kol.delivery.show(session.id, slot[0], slot[1], menu, session.version)
         return
-    if kol.delivery.has_ephemeral(session.id, MENU):
+    if await kol.delivery.find_ephemeral(session.id, MENU):
         kol.delivery.show_ephemeral(session.id, MENU, menu, session.version)
         return
     query = update.callback_query

@@ -65,7 +65,7 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
     purpose = ephemeral_purpose(seat)
     lang = await user_lang(kol, user)
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    if kol.delivery.has_ephemeral(session.id, purpose):
+    if await kol.delivery.find_ephemeral(session.id, purpose):
         kol.delivery.show_ephemeral(session.id, purpose, hand, session.version, force=True)
         return
     try:

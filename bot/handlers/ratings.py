@@ -10,7 +10,7 @@ from bot.handlers.common import Handler, chat_lang, current_user, is_private
 from bot.handlers.lobby import NoSuchGame, game_argument
 from bot.i18n import t
 from bot.render.common import screen
-from bot.render.ratings import rating_lines, render_top
+from bot.render.ratings import TOP_EACH_GAME, TOP_ONE_GAME, rating_lines, render_top
 from bot.render.result import render_tally
 from sessions import OVERALL
 
@@ -26,7 +26,8 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
     except NoSuchGame:
         return
     scope = OVERALL if is_private(update) else chat.id
-    rows = await kol.manager.leaderboard(scope, game_id)
+    most = TOP_ONE_GAME if game_id is not None else TOP_EACH_GAME
+    rows = await kol.manager.leaderboard(scope, game_id, most)
     kol.delivery.send(chat.id, render_top(rows, scope, game_id, lang))
 
 
