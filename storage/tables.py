@@ -36,7 +36,11 @@ TABLES: tuple[Table, ...] = (
         json=frozenset({"options", "state", "result", "last_deal"}),
         flags=frozenset({"hints"}),
     ),
-    Table("seats", ("session", "seat", "user_id", "name", "level", "timeouts"), "session, seat"),
+    Table(
+        "seats",
+        ("session", "seat", "user_id", "name", "level", "timeouts", "stands_in_for"),
+        "session, seat",
+    ),
     Table(
         "moves",
         ("session", "n", "seat", "action", "by_computer", "time", "version"),
