@@ -693,13 +693,15 @@ class SessionManager:
         now = self._clock()
         move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
         results = _results(moved, now)
+        rated = None if results is None or await self._taken_back(session.id) else _rated(
+            moved, results)
         saved = await self._save(
             session,
             moved,
             seats=seats is not None,
             move=move,
             results=results,
-            rated=_rated(moved, results),
+            rated=rated,
         )
         return Outcome(saved, events, seat, by_computer)
 
@@ -901,7 +903,14 @@ class SessionManager:
             session,
             ratings=tuple(await self.store.rating_changes(session.id)),
             hints_used=tuple(used.get(seat, 0) for seat in range(len(session.seats))),
+            taken_back=await self._taken_back(session.id),
         )
+
+    async def _taken_back(self, session_id: int) -> bool:
+        """Whether a move of the match was taken back: such a match is not rated. Read
+        from the log (never rewritten), so a restart or a re-rating sees the same."""
+        return any(m.action.startswith(f"{TAKE_BACK}:") for m in await self.store.moves_of(
+            session_id))
 
     def _remember(self, session: Session) -> None:
         self._cache[session.id] = session

@@ -408,6 +408,7 @@ button-hints-off = 💡 Hints: off
 hint-card = 💡 The computer would play { $move }
 hint-action = 💡 The computer would choose: { $move }
 result-hints = 💡 Hints used: { $used }
+result-unrated = ↩️ A move was taken back, so this match is not rated.
 refusal-hints_off = Hints are off at this table.
 button-take-back = ↩️ Take back
 refusal-takeback_off = Take-backs are only for games against the computer.

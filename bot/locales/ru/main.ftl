@@ -415,6 +415,7 @@ button-hints-off = 💡 Подсказки: выкл.
 hint-card = 💡 Компьютер сыграл бы { $move }
 hint-action = 💡 Компьютер выбрал бы: { $move }
 result-hints = 💡 Подсказок взято: { $used }
+result-unrated = ↩️ Ход был взят назад, поэтому партия не идёт в рейтинг.
 refusal-hints_off = За этим столом подсказки выключены.
 button-take-back = ↩️ Вернуть ход
 refusal-takeback_off = Ходы можно возвращать только в игре с компьютером.
