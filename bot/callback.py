@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from bot.numbers import ascii_number
+
 MAX_BYTES = 64  # Telegram's limit on callback_data
 
 _ACTION = re.compile(r"^[A-Za-z0-9_:+\-.]{1,40}$")
@@ -37,9 +39,10 @@ def _checked(data: str) -> str:
 
 
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 18:
+    value = ascii_number(text)
+    if value is None:
         raise BadCallback(f"not a number: {text!r}")
-    return int(text)
+    return value
 
 
 @dataclass(frozen=True)
@@ -289,7 +292,7 @@ def unpack(data: str | None) -> Press:
     if not data or len(data.encode("utf-8")) > MAX_BYTES:
         raise BadCallback("empty or oversized callback data")
     head, _, rest = data.partition(":")
-    if head.isdigit():
+    if head[:1] in "0123456789" and head:
         version, _, action = rest.partition(":")
         if not _ACTION.match(action):
             raise BadCallback(f"bad action in {data!r}")

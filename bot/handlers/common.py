@@ -121,7 +121,7 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
         if not isinstance(data, str):
             return False
         if kind is Move:
-            return data[:1].isdigit()
+            return data[:1] in tuple("0123456789")
         return data.partition(":")[0] == getattr(kind, "prefix", None)
 
     async def on_press(update: Update, context: KolodaContext) -> None:
