@@ -50,6 +50,12 @@ _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
 
+# ?password=…, &sslpassword=…, libpq's password='…' (quoted, with escapes) or password=…
+_PASSWORD_PARAMETER = re.compile(
+    r"(?i)((?:^|[?&;\s])\w*password\s*=\s*)('(?:[^'\\]|\\.)*'?|[^&;\s#]*)"
+)
+
+
 class ConfigError(Exception):
     """A setting is missing or malformed; the message names it and says why."""
 
@@ -94,8 +100,16 @@ class Settings:
 
 
 def masked_url(url: str) -> str:
-    """A URL without its password (it goes into a log line)."""
-    return re.sub(r"(//[^:/@]*:)[^@]*@", r"\1***@", url)
+    """A URL (or libpq key-value string) without its passwords, for a log line: the
+    user info's password up to the last ``@`` (a raw ``@`` in a password leaks
+    nothing), and every ``password=`` parameter or key-value."""
+    scheme, sep, rest = url.partition("://")
+    at = rest.rfind("@")
+    if sep and at > 0 and not rest.startswith("/"):
+        user, colon, _ = rest[:at].partition(":")
+        if colon:
+            url = f"{scheme}://{user}:***{rest[at:]}"
+    return _PASSWORD_PARAMETER.sub(r"\1***", url)
 
 
 def load_settings(env: Mapping[str, str]) -> Settings:

@@ -4,11 +4,14 @@ digits with a length cap: anything else is a clear answer, never a traceback."""
 from __future__ import annotations
 
 import logging
+from urllib.parse import quote
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bot.callback import BadCallback, unpack
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, load_settings, masked_url
 from bot.i18n import t
 from bot.numbers import ascii_decimal, ascii_number
 from tests.fakeapi.harness import Harness
@@ -86,3 +89,35 @@ def test_every_malformed_setting_is_one_line(name: str, value: str) -> None:
         load_settings({**BASE, name: value})
     message = str(raised.value)
     assert message.startswith(name) and "\n" not in message
+
+
+SECRETS = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=4
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SECRETS)
+def test_every_password_form_is_masked(secret: str) -> None:
+    quoted = secret.replace("\\", "\\\\").replace("'", "\\'")
+    forms = [
+        f"postgresql://koloda:{secret}@db.example:5432/koloda",
+        f"postgresql://koloda@db.example/koloda?sslmode=require&password={quote(secret)}",
+        f"postgresql://db.example/koloda?password={quote(secret)}",
+        f"host=db.example user=koloda password='{quoted}' dbname=koloda",
+    ]
+    for url in forms:
+        masked = masked_url(url)
+        assert "***" in masked, url
+        for piece in {secret, quote(secret), quoted}:
+            assume(piece not in url.replace(piece, "", 1))  # it shows up only as the secret
+            assert piece not in masked, (url, masked)
+
+
+def test_masking_keeps_what_helps_an_operator() -> None:
+    assert masked_url("postgresql://u:p@ss@h:5432/db") == "postgresql://u:***@h:5432/db"
+    assert masked_url("postgresql://u@h/db?password=x&sslmode=require") == (
+        "postgresql://u@h/db?password=***&sslmode=require"
+    )
+    assert masked_url("host=h password=x dbname=d") == "host=h password=*** dbname=d"
+    assert masked_url("sqlite:///var/lib/koloda.sqlite3") == "sqlite:///var/lib/koloda.sqlite3"
