@@ -51,6 +51,8 @@ class Verb:
 
     prefix: ClassVar[str] = ""
     kinds: ClassVar[dict[str, type[Verb]]] = {}
+    #: a button only a group table's own messages in the group carry (never a private one)
+    table_only: ClassVar[bool] = False
 
     session: int
 
@@ -120,6 +122,7 @@ class Join(Verb):
     """Join the lobby."""
 
     prefix = "join"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,7 @@ class Computers(Verb):
     """Show the computer levels ("Add computer")."""
 
     prefix = "comps"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,7 @@ class Settings(Verb):
     """Open the table settings."""
 
     prefix = "sets"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -188,6 +193,7 @@ class Start(Verb):
     """Deal the first hand."""
 
     prefix = "start"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -195,6 +201,7 @@ class Cancel(Verb):
     """Cancel the table."""
 
     prefix = "cancel"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -202,6 +209,7 @@ class Leave(Verb):
     """Leave the table."""
 
     prefix = "leave"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,7 @@ class ShowHand(Verb):
     """Show my hand (ephemeral in a group)."""
 
     prefix = "hand"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -223,6 +232,7 @@ class Again(Verb):
     """Play again: a rematch."""
 
     prefix = "again"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -230,6 +240,7 @@ class Score(Verb):
     """The chat's tally for this game."""
 
     prefix = "score"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -260,6 +271,7 @@ class MatchRecordButton(Verb):
     """📄 Match record: the text document of a finished match."""
 
     prefix = "rec"
+    table_only = True
 
 
 @dataclass(frozen=True)

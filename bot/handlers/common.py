@@ -83,13 +83,30 @@ def is_private(update: Update) -> bool:
     return chat is not None and chat.type == Chat.PRIVATE
 
 
-async def is_admin(update: Update, bot: Bot) -> bool:
-    """True if the user is an administrator of the (group) chat."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or chat.type == Chat.PRIVATE:
+async def is_admin(bot: Bot, chat_id: int | None, user_id: int) -> bool:
+    """True if the user is an administrator of the group ``chat_id`` — the table's own
+    chat, whichever chat the question came from (None or a private chat: False)."""
+    if chat_id is None or chat_id > 0:
         return False
-    member = await bot.get_chat_member(chat.id, user.id)
+    member = await bot.get_chat_member(chat_id, user_id)
     return member.status in ("administrator", "creator")
+
+
+async def check_own_chat(kol: Koloda, update: Update, press: Press) -> None:
+    """Refuse (``other_chat``) a press on a group table's button from a message in any
+    other chat: a forwarded or copied lobby cannot seat, start or cancel anything. A
+    group table's buttons live in its group, except those the presser is also sent in
+    her private chat (her hand, the settings menu); ephemeral messages carry no chat."""
+    session_id = press.session
+    chat, user = update.effective_chat, update.effective_user
+    if not session_id or chat is None or user is None:
+        return
+    session = await kol.manager.get(session_id)
+    if session.kind != "group" or chat.id == session.chat_id:
+        return
+    if chat.id == user.id and not getattr(press, "table_only", False):
+        return
+    raise Refusal("other_chat")
 
 
 def current_user(update: Update) -> User:
@@ -135,6 +152,7 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
             press: Press = unpack(query.data)
             if not isinstance(press, kind):
                 raise BadCallback(f"not a {kind.__name__}")
+            await check_own_chat(kol, update, press)
             note = await handle(kol, update, press)
         except BadCallback as error:
             log.info("bad callback data from %s: %s", update.effective_user.id, error)

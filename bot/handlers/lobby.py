@@ -270,7 +270,8 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
     """Cancel a table (its creator, or a group admin)."""
     user = current_user(update)
     session = await kol.manager.get(session_id)
-    admin = session.creator_id != user.id and await is_admin(update, kol.delivery.bot)
+    admin = session.creator_id != user.id and await is_admin(
+        kol.delivery.bot, session.chat_id if session.kind == "group" else None, user.id)
     cancelled = await kol.manager.cancel(session_id, user.id, is_admin=admin)
     await close_menu(kol, cancelled)
     await kol.presenter.refresh(cancelled)

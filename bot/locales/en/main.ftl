@@ -235,6 +235,7 @@ refusal-no_session = This game does not exist any more.
 refusal-not_running = The game is not running.
 refusal-not_in_lobby = The game has already started.
 refusal-not_a_player = You are not playing at this table.
+refusal-other_chat = This button belongs to a table in another chat: press it there.
 refusal-stale = That button is out of date — look at the new message.
 refusal-applied = Done: that move was made already.
 refusal-not_your_turn = It is not your turn.

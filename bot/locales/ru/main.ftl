@@ -240,6 +240,7 @@ refusal-no_session = Этой игры больше нет.
 refusal-not_running = Игра не идёт.
 refusal-not_in_lobby = Игра уже началась.
 refusal-not_a_player = Вы не играете за этим столом.
+refusal-other_chat = Эта кнопка от стола в другом чате — нажмите её там.
 refusal-stale = Кнопка устарела — смотрите новое сообщение.
 refusal-applied = Готово: этот ход уже сделан.
 refusal-not_your_turn = Сейчас не ваш ход.
