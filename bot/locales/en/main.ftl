@@ -415,3 +415,4 @@ button-take-back = ↩️ Take back
 refusal-takeback_off = Take-backs are only for games against the computer.
 refusal-nothing_to_take_back = There is no move of yours to take back in this deal.
 hint-failed = 💡 No hint this time — please try again.
+refusal-hint_busy = 💡 Still thinking about your last hint — a moment, please.
