@@ -14,12 +14,18 @@ from typing import TypeVar
 
 from telegram import Bot, CallbackQuery, Chat, Update, User
 from telegram.error import BadRequest, NetworkError
-from telegram.ext import BaseHandler, CallbackQueryHandler
+from telegram.ext import (
+    ApplicationHandlerStop,
+    BaseHandler,
+    CallbackQueryHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.callback import BadCallback, Move, Press, Verb, unpack
 from bot.context import Koloda, KolodaContext
 from bot.i18n import language_from_code, t
-from bot.render.common import screen
+from bot.render.common import esc, screen
 from sessions import Refusal
 
 log = logging.getLogger(__name__)
@@ -182,6 +188,33 @@ async def on_unknown_button(update: Update, context: KolodaContext) -> None:
 def unknown_buttons() -> Handler:
     """The last button handler: answers whatever the others did not take."""
     return CallbackQueryHandler(on_unknown_button)
+
+
+async def on_chat_sender(update: Update, context: KolodaContext) -> None:
+    """A command sent on behalf of a chat — by an anonymous admin (the group itself) or
+    as a channel: every such sender looks like one shared user, so it may not play.
+    The sender is asked to write as themselves, and nothing else handles the update."""
+    message = update.effective_message
+    if message is None or message.sender_chat is None:
+        return
+    command = (message.text or "").split(maxsplit=1)[0]
+    addressed = command.partition("@")[2]
+    if addressed and addressed.lower() != (context.bot.username or "").lower():
+        return  # another bot's command
+    lang = await chat_lang(context.koloda, update)
+    anonymous = message.sender_chat.id == message.chat.id
+    reply(context.koloda, update, t(lang, "sender-anonymous-admin" if anonymous
+                                    else "sender-channel", chat=esc(message.sender_chat.title
+                                                                    or "")))
+    raise ApplicationHandlerStop
+
+
+def chat_senders() -> Handler:
+    """The first handler (its own group, before all others): commands sent on behalf of
+    a chat get :func:`on_chat_sender`'s answer."""
+    return MessageHandler(
+        filters.ChatType.GROUPS & filters.SenderChat.ALL & filters.COMMAND, on_chat_sender
+    )
 
 
 def args_of(context: KolodaContext) -> list[str]:
