@@ -107,12 +107,11 @@ async def check_own_chat(kol: Koloda, update: Update, press: Press) -> None:
     chat, user = update.effective_chat, update.effective_user
     if not session_id or chat is None or user is None:
         return
-    session = await kol.manager.get(session_id)
-    if session.kind != "group" or chat.id == session.chat_id:
-        return
     if chat.id == user.id and not getattr(press, "table_only", False):
-        return
-    raise Refusal("other_chat")
+        return  # her own private chat: no need to look the table up
+    session = await kol.manager.get(session_id)
+    if session.kind == "group" and chat.id != session.chat_id:
+        raise Refusal("other_chat")
 
 
 def current_user(update: Update) -> User:
