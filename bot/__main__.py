@@ -19,7 +19,7 @@ def main() -> int:
         print(f"koloda: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("telegram.ext").addFilter(_no_bootstrap_error)

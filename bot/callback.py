@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from bot.numbers import ascii_number
+
 MAX_BYTES = 64  # Telegram's limit on callback_data
 
 _ACTION = re.compile(r"^[A-Za-z0-9_:+\-.]{1,40}$")
@@ -37,9 +39,10 @@ def _checked(data: str) -> str:
 
 
 def _number(text: str) -> int:
-    if not text.isdigit() or len(text) > 18:
+    value = ascii_number(text)
+    if value is None:
         raise BadCallback(f"not a number: {text!r}")
-    return int(text)
+    return value
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class Verb:
 
     prefix: ClassVar[str] = ""
     kinds: ClassVar[dict[str, type[Verb]]] = {}
+    #: a button only a group table's own messages in the group carry (never a private one)
+    table_only: ClassVar[bool] = False
 
     session: int
 
@@ -117,6 +122,7 @@ class Join(Verb):
     """Join the lobby."""
 
     prefix = "join"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,7 @@ class Computers(Verb):
     """Show the computer levels ("Add computer")."""
 
     prefix = "comps"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -146,6 +153,7 @@ class Settings(Verb):
     """Open the table settings."""
 
     prefix = "sets"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,7 @@ class Start(Verb):
     """Deal the first hand."""
 
     prefix = "start"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -192,6 +201,7 @@ class Cancel(Verb):
     """Cancel the table."""
 
     prefix = "cancel"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -199,6 +209,7 @@ class Leave(Verb):
     """Leave the table."""
 
     prefix = "leave"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -213,6 +224,7 @@ class ShowHand(Verb):
     """Show my hand (ephemeral in a group)."""
 
     prefix = "hand"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -220,6 +232,7 @@ class Again(Verb):
     """Play again: a rematch."""
 
     prefix = "again"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -227,6 +240,7 @@ class Score(Verb):
     """The chat's tally for this game."""
 
     prefix = "score"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -257,6 +271,7 @@ class MatchRecordButton(Verb):
     """📄 Match record: the text document of a finished match."""
 
     prefix = "rec"
+    table_only = True
 
 
 @dataclass(frozen=True)
@@ -289,7 +304,7 @@ def unpack(data: str | None) -> Press:
     if not data or len(data.encode("utf-8")) > MAX_BYTES:
         raise BadCallback("empty or oversized callback data")
     head, _, rest = data.partition(":")
-    if head.isdigit():
+    if head[:1] in "0123456789" and head:
         version, _, action = rest.partition(":")
         if not _ACTION.match(action):
             raise BadCallback(f"bad action in {data!r}")

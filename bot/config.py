@@ -22,6 +22,10 @@ such as the load benchmark (bench/load.py) measuring raw capacity; production
 keeps the limits (the default, ``on``). ``KOLODA_FLOOD_SCALE`` (default 1)
 runs those limits that many times faster, for a fake Bot API that enforces them
 on a compressed clock (the cluster end-to-end test); production leaves it at 1.
+``LOG_LEVEL`` (default INFO) is DEBUG, INFO, WARNING, ERROR or CRITICAL.
+
+Numbers are plain ASCII digits (``bot.numbers``): ``PORT=８０``, ``nan`` or
+``1e1`` are refused like any other malformed value, in one line.
 """
 
 from __future__ import annotations
@@ -31,16 +35,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bot.numbers import ascii_decimal, ascii_number
+
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_DATABASE_URL = "sqlite:///koloda.sqlite3"
 
 DEFAULT_PORT = 8080
 DEFAULT_LEASE_SECONDS = 30.0
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # "<bot id>:<secret>", as @BotFather hands it out.
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
 # setWebhook's secret_token: "1-256 characters. Only characters A-Z, a-z, 0-9, _ and -".
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+# ?password=…, &sslpassword=…, libpq's password='…' (quoted, with escapes) or password=…
+_PASSWORD_PARAMETER = re.compile(
+    r"(?i)((?:^|[?&;\s])\w*password\s*=\s*)('(?:[^'\\]|\\.)*'?|[^&;\s#]*)"
+)
 
 
 class ConfigError(Exception):
@@ -61,6 +74,7 @@ class Settings:
     port: int = DEFAULT_PORT
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     flood_scale: float = 1.0
+    log_level: str = "INFO"
 
     @property
     def webhook_path(self) -> str:
@@ -86,8 +100,16 @@ class Settings:
 
 
 def masked_url(url: str) -> str:
-    """A URL without its password (it goes into a log line)."""
-    return re.sub(r"(//[^:/@]*:)[^@]*@", r"\1***@", url)
+    """A URL (or libpq key-value string) without its passwords, for a log line: the
+    user info's password up to the last ``@`` (a raw ``@`` in a password leaks
+    nothing), and every ``password=`` parameter or key-value."""
+    scheme, sep, rest = url.partition("://")
+    at = rest.rfind("@")
+    if sep and at > 0 and not rest.startswith("/"):
+        user, colon, _ = rest[:at].partition(":")
+        if colon:
+            url = f"{scheme}://{user}:***{rest[at:]}"
+    return _PASSWORD_PARAMETER.sub(r"\1***", url)
 
 
 def load_settings(env: Mapping[str, str]) -> Settings:
@@ -121,16 +143,21 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         port=_port(env),
         lease_seconds=_lease(env),
         flood_scale=_flood_scale(env),
+        log_level=_log_level(env),
     )
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    raw = env.get("LOG_LEVEL", "").strip() or "INFO"
+    if raw.upper() not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return raw.upper()
 
 
 def _flood_scale(env: Mapping[str, str]) -> float:
     raw = env.get("KOLODA_FLOOD_SCALE", "").strip() or "1"
-    try:
-        scale = float(raw)
-    except ValueError:
-        scale = 0.0
-    if not 1 <= scale <= 1000:
+    scale = ascii_decimal(raw)
+    if scale is None or not 1 <= scale <= 1000:
         raise ConfigError(f"KOLODA_FLOOD_SCALE must be a number from 1 to 1000, not {raw!r}")
     return scale
 
@@ -156,17 +183,15 @@ def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
 
 def _port(env: Mapping[str, str]) -> int:
     raw = env.get("PORT", "").strip() or str(DEFAULT_PORT)
-    if not raw.isdigit() or not 0 < int(raw) < 65536:
+    port = ascii_number(raw, 5)
+    if port is None or not 0 < port < 65536:
         raise ConfigError(f"PORT must be a TCP port number (1-65535), not {raw!r}")
-    return int(raw)
+    return port
 
 
 def _lease(env: Mapping[str, str]) -> float:
     raw = env.get("KOLODA_LEASE_SECONDS", "").strip() or str(DEFAULT_LEASE_SECONDS)
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = 0.0
-    if not 0.5 <= seconds <= 3600:
+    seconds = ascii_decimal(raw)
+    if seconds is None or not 0.5 <= seconds <= 3600:
         raise ConfigError(f"KOLODA_LEASE_SECONDS must be seconds between 0.5 and 3600, not {raw!r}")
     return seconds

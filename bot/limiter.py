@@ -43,6 +43,8 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.numbers import signed_number
+
 log = logging.getLogger(__name__)
 
 #: Methods that send or edit a message (what Telegram's flood limits count).
@@ -257,8 +259,8 @@ def _chat_of(data: dict[str, Any]) -> int | None:
     chat_id = data.get("chat_id")
     if isinstance(chat_id, int):
         return chat_id
-    if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
-        return int(chat_id)
+    if isinstance(chat_id, str):
+        return signed_number(chat_id)
     return None
 
 

@@ -233,6 +233,7 @@ class Presenter:
             cancelled=session.status == "cancelled",
             lowest_wins=REGISTRY[session.game_id].lowest_wins,
             notes=[
+                *([t(lang, "result-unrated")] if session.taken_back else []),
                 *rating_change_lines(session.ratings, session.seats, _scope(session), lang),
                 *hints_used_lines(session, lang),
             ],

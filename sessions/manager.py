@@ -24,6 +24,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from games import REGISTRY, BadOptions, Game, IllegalAction
 from games.record import DealRecord, deal_records
 from sessions.background import Background
+from sessions.hints import HintSearches
 from sessions.messages import TABLE, hand_purpose
 from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
 from sessions.presses import PRESS_TTL, press_recorded, unrecorded_press
@@ -129,6 +130,7 @@ class SessionManager:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
+        self._hints = HintSearches()
         #: who holds this worker's leases on background work
         self.worker_id = uuid.uuid4().hex[:12]
         self._presses_forgotten = float("-inf")
@@ -351,7 +353,10 @@ class SessionManager:
     async def hint(self, session_id: int, user_id: int) -> str:
         """The move the strong computer would make for ``user_id``'s seat, from that
         seat's view only; counted for the result. Computed outside the session's lock
-        and changing nothing at the table (no new version: the turn timer runs on)."""
+        and changing nothing at the table (no new version: the turn timer runs on).
+        One search per seat at a time, one per version: a press again at the same
+        version waits for (or gets) the same answer and is not counted again; a press
+        at a newer version while the last search still runs is ``hint_busy``."""
         session = await self._load(session_id)
         seat = session.seat_of(user_id)
         if session.status != "running" or session.game is None:
@@ -364,10 +369,15 @@ class SessionManager:
             raise Refusal("not_your_turn")
         view = session.view(seat)
         seed = ((session.seed or 0) + session.version * 7919 + seat) % (1 << 63)
-        action = await self._computer.choose(session.game_id, view, "strong", seed)
-        if action not in view["legal"]:
-            action = str(view["legal"][0])
-        await self.store.use_hint(session_id, seat)
+
+        async def search() -> str:
+            action = await self._computer.choose(session.game_id, view, "strong", seed)
+            if action not in view["legal"]:
+                action = str(view["legal"][0])
+            await self.store.use_hint(session_id, seat)
+            return action
+
+        action, _ = await self._hints.answer(session_id, seat, session.version, search)
         return action
 
     @_again_if_stale
@@ -706,13 +716,15 @@ class SessionManager:
         now = self._clock()
         move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
         results = _results(moved, now)
+        rated = None if results is None or await self._taken_back(session.id) else _rated(
+            moved, results)
         saved = await self._save(
             session,
             moved,
             seats=seats is not None,
             move=move,
             results=results,
-            rated=_rated(moved, results),
+            rated=rated,
         )
         return Outcome(saved, events, seat, by_computer)
 
@@ -941,7 +953,14 @@ class SessionManager:
             session,
             ratings=tuple(await self.store.rating_changes(session.id)),
             hints_used=tuple(used.get(seat, 0) for seat in range(len(session.seats))),
+            taken_back=await self._taken_back(session.id),
         )
+
+    async def _taken_back(self, session_id: int) -> bool:
+        """Whether a move of the match was taken back: such a match is not rated. Read
+        from the log (never rewritten), so a restart or a re-rating sees the same."""
+        return any(m.action.startswith(f"{TAKE_BACK}:") for m in await self.store.moves_of(
+            session_id))
 
     def _remember(self, session: Session) -> None:
         self._cache[session.id] = session

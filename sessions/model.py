@@ -60,6 +60,8 @@ class Session:
     hints: bool | None = None
     #: a finished match: the hints each seat had
     hints_used: tuple[int, ...] = field(default=(), compare=False)
+    #: a finished match: a move was taken back, so it was not rated
+    taken_back: bool = field(default=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

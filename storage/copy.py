@@ -4,6 +4,10 @@ For moving from SQLite to PostgreSQL (any store URL to any other works)::
 
     python -m storage.copy sqlite:///koloda.sqlite3 postgresql://koloda@db/koloda
 
+or, to keep passwords out of the process list, with the URLs in the environment::
+
+    KOLODA_COPY_FROM=sqlite:///koloda.sqlite3 KOLODA_COPY_TO=postgresql://… python -m storage.copy
+
 Every session keeps its id (buttons already sent name it), with its seats,
 moves, results, messages, invites, and every user and chat with their
 languages; PostgreSQL's session id sequence is then moved past the highest id,
@@ -17,7 +21,9 @@ snapshot is not copied. Opening the source migrates it too, as the bot would.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from storage.open import open_store
@@ -58,13 +64,19 @@ async def _copy(src: Store, dst: Store) -> dict[str, int]:
     return await dst.import_tables(src.export_tables(TABLES))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> int:
     """The command line: copy SRC into DST and say what was copied (one line);
-    on failure one line on stderr and exit code 1 (2 for bad usage)."""
+    on failure one line on stderr and exit code 1 (2 for bad usage). Without
+    arguments the URLs come from ``KOLODA_COPY_FROM`` and ``KOLODA_COPY_TO``, so
+    passwords stay out of the process list."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2 or args[0].startswith("-"):
+    environ = os.environ if env is None else env
+    if not args:
+        args = [environ.get(name, "").strip() for name in ("KOLODA_COPY_FROM", "KOLODA_COPY_TO")]
+    if len(args) != 2 or not all(args) or args[0].startswith("-"):
         print("usage: python -m storage.copy SRC_URL DST_URL  (e.g. sqlite:///koloda.sqlite3"
-              " postgresql://user@host/db)", file=sys.stderr)
+              " postgresql://user@host/db), or set KOLODA_COPY_FROM and KOLODA_COPY_TO",
+              file=sys.stderr)
         return 2
     try:
         counts = asyncio.run(copy_store(args[0], args[1]))

@@ -146,10 +146,13 @@ def rated_match(
     return RatedMatch(session, game_id, scopes, tuple(out))
 
 
-#: The queries that read every rated match back (both backends run these as they are).
+#: The queries that read every rated match back (both backends run these as they are);
+#: a match with a take-back in its log is not rated.
 STORED_SESSIONS = (
     "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
     " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+    " WHERE NOT EXISTS (SELECT 1 FROM moves AS m WHERE m.session = s.id"
+    " AND m.action LIKE 'takeback:%')"
     " GROUP BY s.id ORDER BY seq, at, s.id"
 )
 STORED_SEATS = (

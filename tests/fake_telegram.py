@@ -108,6 +108,7 @@ class FakeChat:
 
     id: int
     title: str | None = None
+    channel: bool = False
 
     @property
     def private(self) -> bool:
@@ -118,7 +119,17 @@ class FakeChat:
         """The Bot API ``Chat`` object."""
         if self.private:
             return {"id": self.id, "type": "private", "first_name": self.title or "user"}
-        return {"id": self.id, "type": "supergroup", "title": self.title or "group"}
+        kind = "channel" if self.channel else "supergroup"
+        return {"id": self.id, "type": kind, "title": self.title or "group"}
+
+
+#: The placeholder ``from`` of a message sent on behalf of a chat (Bot API, Message:
+#: "the field from contains a fake sender user in non-channel chats"): an anonymous
+#: group admin's (the group is the sender_chat), or a channel's.
+ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                   "username": "GroupAnonymousBot"}
+CHANNEL_SENDER = {"id": 136817688, "is_bot": True, "first_name": "Channel",
+                  "username": "Channel_Bot"}
 
 
 @dataclass
@@ -363,6 +374,10 @@ class FakeTelegram:
         self.admins[chat.id] = {u.id for u in admins}
         return chat
 
+    def channel(self, title: str = "channel") -> FakeChat:
+        """A channel a member of a group may post as ("send as" the channel)."""
+        return FakeChat(-1000000000000 - next(self._group_ids), title, channel=True)
+
     def seed_message(
         self, chat_id: int, text: str, reply_markup: dict[str, Any] | None = None
     ) -> StoredMessage:
@@ -390,10 +405,17 @@ class FakeTelegram:
             self._changed.notify_all()
 
     def push_message(
-        self, user: FakeUser, chat: FakeChat, text: str, reply_to: StoredMessage | None = None
+        self,
+        user: FakeUser,
+        chat: FakeChat,
+        text: str,
+        reply_to: StoredMessage | None = None,
+        sender_chat: FakeChat | None = None,
     ) -> dict[str, Any]:
         """A text message (a command if it starts with ``/``) from ``user`` in ``chat``,
-        replying to the bot's message ``reply_to`` if given."""
+        replying to the bot's message ``reply_to`` if given. With ``sender_chat``, it is
+        sent on behalf of that chat — ``chat`` itself for an anonymous admin, or a
+        channel — and, as Telegram does, ``from`` is a placeholder, not ``user``."""
         if chat.private:
             self.started.add(user.id)
         self.chats.setdefault(chat.id, chat)
@@ -404,6 +426,9 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if sender_chat is not None:
+            message["sender_chat"] = sender_chat.as_dict()
+            message["from"] = dict(CHANNEL_SENDER if sender_chat.channel else ANONYMOUS_ADMIN)
         if reply_to is not None:
             message["reply_to_message"] = reply_to.as_dict(self.bot_user, chat.as_dict())
         if text.startswith("/"):

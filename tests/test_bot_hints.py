@@ -110,3 +110,46 @@ async def test_a_hint_being_computed_blocks_nobody(fake: FakeTelegram, db_dir: P
     finally:
         computer.go.set()
         await harness.stop()
+
+
+class CountingStrong(SlowStrongComputer):
+    """:class:`SlowStrongComputer` counting its strong searches."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searches = 0
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        self.searches += level == "strong"
+        return await super().choose(game_id, view, level, seed)
+
+
+async def test_ten_hint_presses_are_one_search_one_answer_one_hint_used(
+    fake: FakeTelegram, db_dir: Path
+) -> None:
+    computer = CountingStrong()
+    harness = await start_harness(fake, db_dir / "count.sqlite3", computer)
+    try:
+        table = await open_table(harness, "fifteen", started=False, title="Count")
+        sid = table.session_id
+        await harness.press(table.alice, table.message, "💡 Hints: off")
+        await pop_up(harness, table.alice, table.group, table.message.message_id,
+                     f"opt:{sid}:deals:1")
+        await harness.press(table.alice, table.message, f"back:{sid}")
+        await harness.press(table.alice, table.message, f"start:{sid}")
+        first, _, _ = await mover(harness, table)
+        hand = fake.last_message(first.id, containing="🃏")
+        assert hand is not None
+        queries = [fake.push_press(first, hand, "💡 Hint") for _ in range(5)]
+        await asyncio.wait_for(computer.thinking.wait(), 30)
+        computer.go.set()
+        queries += [fake.push_press(first, hand, "💡 Hint") for _ in range(5)]
+        answers = {str((await fake.answer(q)).params.get("text")) for q in queries}
+        assert len(answers) == 1 and answers.pop().startswith("💡 The computer would choose: ")
+        assert computer.searches == 1
+        await finish_fifteen(harness, table)
+        alice, bob = (1, 0) if first is table.alice else (0, 1)
+        assert f"💡 Hints used: Alice {alice} · Bob {bob}" in table.message.text
+    finally:
+        computer.go.set()
+        await harness.stop()

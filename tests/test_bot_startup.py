@@ -48,7 +48,8 @@ def _files(folder: Path) -> dict[str, bytes]:
 async def _refused(fake: FakeTelegram, database: Path, **extra: str) -> str:
     """Run the bot on ``database`` until it stops: exit 2, one line; nothing changed."""
     before = _files(database.parent)
-    code, stderr = await run_to_exit(fake.bot_environment(database, LOG_LEVEL="INFO", **extra))
+    environment = fake.bot_environment(database, **{"LOG_LEVEL": "INFO", **extra})
+    code, stderr = await run_to_exit(environment)
     assert code == 2, stderr
     assert _files(database.parent) == before  # not a byte, no -wal or -shm file either
     assert not fake.calls_of("getUpdates")  # it never started polling
@@ -165,3 +166,14 @@ async def test_a_token_telegram_rejects_is_one_line(fake: FakeTelegram, tmp_path
     code, stderr = await run_to_exit(env)
     assert code == 2, stderr
     assert "Telegram rejected TELEGRAM_BOT_TOKEN" in _one_line(stderr)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("PORT", "²"), ("LOG_LEVEL", "chatty"), ("KOLODA_LEASE_SECONDS", "３0")],
+)
+async def test_a_malformed_number_or_log_level_stops_start_up_in_one_line(
+    fake: FakeTelegram, tmp_path: Path, name: str, value: str
+) -> None:
+    line = await _refused(fake, tmp_path / "koloda.sqlite3", **{name: value})
+    assert line.startswith(f"koloda: {name} must be") and repr(value) in line

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from sessions import OVERALL
 from tests.fakeapi.harness import Harness
-from tests.test_bot_duel import moves
+from tests.test_bot_duel import moves, play_out
 from tests.test_bot_group_flows import mover, open_table, pop_up
 from tests.test_bot_records import labels
 
@@ -52,3 +53,31 @@ async def test_no_take_back_at_a_table_of_two_people(harness: Harness) -> None:
     text = await pop_up(harness, first, harness.fake.private(first), hand.message_id,
                         f"undo:{table.session_id}")
     assert text == "Take-backs are only for games against the computer."
+
+
+async def test_a_duel_with_a_take_back_is_not_rated(harness: Harness) -> None:
+    fake = harness.fake
+    for lang, name, note in (
+        ("en", "Vera", "so this match is not rated"),
+        ("ru", "Вера", "не идёт в рейтинг"),
+    ):
+        user = fake.user(name, lang)
+        await harness.command(user, fake.private(user).id, "/new eleven")
+        lobby = fake.last_message(user.id)
+        assert lobby is not None
+        sid = int(session_of(lobby))
+        await harness.press(user, lobby, f"vs:{sid}")
+        await harness.press(user, lobby, f"comp:{sid}:easy")
+        await harness.settle()
+        await harness.press(user, lobby, moves(lobby)[0])
+        await harness.settle()
+        await harness.press(user, lobby, f"undo:{sid}")
+        await harness.settle()
+        await play_out(harness, sid, {user.id: user})
+        session = await harness.kol.manager.get(sid)
+        assert session.status == "finished"
+        assert session.ratings == ()
+        assert note in lobby.text
+        assert await harness.kol.manager.user_ratings(user.id, OVERALL) == []
+    assert await harness.kol.manager.leaderboard(OVERALL) == []
+    assert await harness.kol.manager.store.rerate() == 0  # a re-rating leaves it unrated too

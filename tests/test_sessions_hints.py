@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers_sessions import FakeClock, FirstLegal, open_manager, play_out
@@ -43,7 +45,7 @@ async def test_a_hint_asks_the_strong_computer_for_the_seat_and_is_counted(
         assert after.version == session.version and after.deadline == session.deadline
         await manager.hint(session.id, user)
         finished = await play_out(manager, session.id)
-        assert finished.hints_used == tuple(2 if s == seat else 0 for s in range(2))
+        assert finished.hints_used == tuple(1 if s == seat else 0 for s in range(2))  # one version
         manager._cache.clear()
         assert (await manager.get(session.id)).hints_used == finished.hints_used
         with pytest.raises(Refusal) as refused:
@@ -72,5 +74,64 @@ async def test_hints_are_on_by_default_against_computers_and_can_be_turned_off(
         for _ in range(3):
             await manager.add_computer(lobby.id, 1, "easy")
         assert (await manager.get(lobby.id)).hints_on
+    finally:
+        await manager.close()
+
+
+class HeldStrong(FirstLegal):
+    """The first legal action; a strong search (a hint) waits until ``go`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        if level == "strong":
+            await self.go.wait()
+        return await super().choose(game_id, view, level, seed)
+
+
+async def test_ten_presses_of_a_hint_are_one_search_and_one_hint_used(tmp_path: Path) -> None:
+    computer = HeldStrong()
+    manager = await open_manager(tmp_path / "t.sqlite3", computer)
+    try:
+        lobby = await manager.create(7, "private", 7, "Vera", "eleven")
+        session = (await manager.play_computer(lobby.id, 7, "easy")).session
+        await manager.idle()
+        session = await manager.get(session.id)
+        assert session.to_move == 0
+        strong = lambda: [c for c in computer.calls if c[1] == "strong"]  # noqa: E731
+        pressed = [asyncio.create_task(manager.hint(session.id, 7)) for _ in range(10)]
+        await asyncio.sleep(0)
+        computer.go.set()
+        answers = await asyncio.gather(*pressed)
+        answers += [await manager.hint(session.id, 7) for _ in range(10)]  # same version
+        assert len(set(answers)) == 1 and len(strong()) == 1
+
+        # a move, the computer's reply: a new version, whose hint is a new search…
+        computer.go.clear()
+        await manager.act(session.id, 7, session.version, answers[0])
+        await manager.idle()
+        session = await manager.get(session.id)
+        assert session.status == "running" and session.to_move == 0
+        waiting = asyncio.create_task(manager.hint(session.id, 7))
+        await asyncio.sleep(0)
+        # …while it runs, one more search for her is refused, not started
+        await manager.act(session.id, 7, session.version,
+                          str(session.view(0)["legal"][0]))
+        await manager.idle()
+        later = await manager.get(session.id)
+        assert later.status == "running" and later.to_move == 0
+        with pytest.raises(Refusal) as refused:
+            await manager.hint(later.id, 7)
+        assert refused.value.code == "hint_busy"
+        computer.go.set()
+        await waiting
+        assert len(strong()) == 2
+        while later.status == "running":
+            await manager.act(later.id, 7, later.version, str(later.view(0)["legal"][0]))
+            await manager.idle()
+            later = await manager.get(later.id)
+        assert later.hints_used[0] == 2
     finally:
         await manager.close()

@@ -241,3 +241,17 @@ def test_a_missing_source_or_bad_usage(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["only-one"]) == 2
     assert main(["sqlite:///a", "mysql://b"]) == 1
     assert "DATABASE_URL" in capsys.readouterr().err
+
+
+def test_the_urls_can_come_from_the_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = tmp_path / "s.sqlite3", tmp_path / "t.sqlite3"
+    env = {"KOLODA_COPY_FROM": sqlite_url(source), "KOLODA_COPY_TO": sqlite_url(target)}
+    assert main([], env) == 1  # the source does not exist: the URLs were read
+    assert "does not exist" in capsys.readouterr().err
+    sqlite3.connect(source).close()
+    assert main([], env) == 0
+    assert capsys.readouterr().out.startswith("copied 0 sessions, ")
+    assert main([], {"KOLODA_COPY_FROM": sqlite_url(source)}) == 2
+    assert "KOLODA_COPY_TO" in capsys.readouterr().err

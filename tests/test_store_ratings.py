@@ -15,6 +15,7 @@ from test_store_contract import ANN, BOB, CHAT, CY, T0, created, lobby, store, s
 
 from storage import (
     OVERALL,
+    MoveRecord,
     RatedMatch,
     ResultRecord,
     SeatRecord,
@@ -193,3 +194,18 @@ async def test_hints_setting_and_counts(store: Store) -> None:
     assert (await store.load_session(record.id)).version == 2  # type: ignore[union-attr]
     plain = await created(store, lobby(chat_id=-77))
     assert plain.hints is None
+
+
+async def test_rerate_leaves_a_match_with_a_take_back_unrated(store: Store) -> None:
+    await finish(store, [3, 5, 1], [1], at=T0)
+    record = await created(store, lobby(CHAT, seats=SEATS))
+    moved = replace(record, version=2, moves=1)
+    await store.save_session(moved, 1, move=MoveRecord(1, 0, "takeback:1", False, T0, 1))
+    result = {"scores": [9, 0, 0], "winners": [0]}
+    done = replace(moved, version=3, status="finished", result=result)
+    results = [ResultRecord(ANN, 0, True, 9, T0 + 5), ResultRecord(BOB, 2, False, 0, T0 + 5)]
+    await store.save_session(done, 2, results=results)  # as the bot saves it: not rated
+    before = await everything(store)
+    assert await store.rerate() == 1  # the first match only
+    assert await everything(store) == before
+    assert await store.rating_changes(record.id) == []

@@ -14,12 +14,18 @@ from typing import TypeVar
 
 from telegram import Bot, CallbackQuery, Chat, Update, User
 from telegram.error import BadRequest, NetworkError
-from telegram.ext import BaseHandler, CallbackQueryHandler
+from telegram.ext import (
+    ApplicationHandlerStop,
+    BaseHandler,
+    CallbackQueryHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.callback import BadCallback, Move, Press, Verb, unpack
 from bot.context import Koloda, KolodaContext
 from bot.i18n import language_from_code, t
-from bot.render.common import screen
+from bot.render.common import esc, screen
 from bot.render.text import clean_name
 from sessions import Refusal
 from sessions.presses import pressing
@@ -86,13 +92,29 @@ def is_private(update: Update) -> bool:
     return chat is not None and chat.type == Chat.PRIVATE
 
 
-async def is_admin(update: Update, bot: Bot) -> bool:
-    """True if the user is an administrator of the (group) chat."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or chat.type == Chat.PRIVATE:
+async def is_admin(bot: Bot, chat_id: int | None, user_id: int) -> bool:
+    """True if the user is an administrator of the group ``chat_id`` — the table's own
+    chat, whichever chat the question came from (None or a private chat: False)."""
+    if chat_id is None or chat_id > 0:
         return False
-    member = await bot.get_chat_member(chat.id, user.id)
+    member = await bot.get_chat_member(chat_id, user_id)
     return member.status in ("administrator", "creator")
+
+
+async def check_own_chat(kol: Koloda, update: Update, press: Press) -> None:
+    """Refuse (``other_chat``) a press on a group table's button from a message in any
+    other chat: a forwarded or copied lobby cannot seat, start or cancel anything. A
+    group table's buttons live in its group, except those the presser is also sent in
+    her private chat (her hand, the settings menu); ephemeral messages carry no chat."""
+    session_id = press.session
+    chat, user = update.effective_chat, update.effective_user
+    if not session_id or chat is None or user is None:
+        return
+    if chat.id == user.id and not getattr(press, "table_only", False):
+        return  # her own private chat: no need to look the table up
+    session = await kol.manager.get(session_id)
+    if session.kind == "group" and chat.id != session.chat_id:
+        raise Refusal("other_chat")
 
 
 def current_user(update: Update) -> User:
@@ -124,7 +146,7 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
         if not isinstance(data, str):
             return False
         if kind is Move:
-            return data[:1].isdigit()
+            return data[:1] in tuple("0123456789")
         return data.partition(":")[0] == getattr(kind, "prefix", None)
 
     async def on_press(update: Update, context: KolodaContext) -> None:
@@ -138,6 +160,7 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
             press: Press = unpack(query.data)
             if not isinstance(press, kind):
                 raise BadCallback(f"not a {kind.__name__}")
+            await check_own_chat(kol, update, press)
             # Telegram delivers a press again when it was not confirmed (a crash, a
             # webhook timeout): its change, if it made one, is not made twice (a move
             # knows its own repeat by version, and draws the presser's hand again)
@@ -175,6 +198,33 @@ async def on_unknown_button(update: Update, context: KolodaContext) -> None:
 def unknown_buttons() -> Handler:
     """The last button handler: answers whatever the others did not take."""
     return CallbackQueryHandler(on_unknown_button)
+
+
+async def on_chat_sender(update: Update, context: KolodaContext) -> None:
+    """A command sent on behalf of a chat — by an anonymous admin (the group itself) or
+    as a channel: every such sender looks like one shared user, so it may not play.
+    The sender is asked to write as themselves, and nothing else handles the update."""
+    message = update.effective_message
+    if message is None or message.sender_chat is None:
+        return
+    command = (message.text or "").split(maxsplit=1)[0]
+    addressed = command.partition("@")[2]
+    if addressed and addressed.lower() != (context.bot.username or "").lower():
+        return  # another bot's command
+    lang = await chat_lang(context.koloda, update)
+    anonymous = message.sender_chat.id == message.chat.id
+    reply(context.koloda, update, t(lang, "sender-anonymous-admin" if anonymous
+                                    else "sender-channel", chat=esc(message.sender_chat.title
+                                                                    or "")))
+    raise ApplicationHandlerStop
+
+
+def chat_senders() -> Handler:
+    """The first handler (its own group, before all others): commands sent on behalf of
+    a chat get :func:`on_chat_sender`'s answer."""
+    return MessageHandler(
+        filters.ChatType.GROUPS & filters.SenderChat.ALL & filters.COMMAND, on_chat_sender
+    )
 
 
 def args_of(context: KolodaContext) -> list[str]:

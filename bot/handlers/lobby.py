@@ -42,6 +42,7 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
+from bot.numbers import ascii_number
 from bot.render.common import Button, Screen, esc, game_name, mention, screen
 from bot.render.lobby import decode_value, option_name, render_levels, render_settings
 from bot.render.result import render_game_menu
@@ -269,7 +270,8 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
     """Cancel a table (its creator, or a group admin)."""
     user = current_user(update)
     session = await kol.manager.get(session_id)
-    admin = session.creator_id != user.id and await is_admin(update, kol.delivery.bot)
+    admin = session.creator_id != user.id and await is_admin(
+        kol.delivery.bot, session.chat_id if session.kind == "group" else None, user.id)
     cancelled = await kol.manager.cancel(session_id, user.id, is_admin=admin)
     await close_menu(kol, cancelled)
     await kol.presenter.refresh(cancelled)
@@ -379,7 +381,8 @@ async def settings_changed(kol: Koloda, update: Update, session: Session) -> Non
 async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
     """The turn-timer settings button."""
     text = press.value
-    seconds = None if text == "off" else int(text) if text.isdigit() else -1
+    number = ascii_number(text, 6)
+    seconds = None if text == "off" else -1 if number is None else number
     session = await kol.manager.set_timer(press.session, current_user(update).id, seconds)
     await settings_changed(kol, update, session)
     return None
@@ -453,16 +456,17 @@ async def on_typed_value(update: Update, context: KolodaContext) -> None:
     typed = (message.text or "").strip()
     try:
         low, high = typed_range(session, name)
-        if not typed.isdigit() or not low <= int(typed) <= high:
+        number = ascii_number(typed, 9)
+        if number is None or not low <= number <= high:
             what = esc(typed_name(session, name, lang))
             reply(kol, update, t(lang, "type-value-bad", value=esc(typed[:40]), option=what,
                                  low=str(low), high=str(high)))
             return
         user_id = current_user(update).id
         if name == "timer":
-            changed = await kol.manager.set_timer(session.id, user_id, int(typed) * 60)
+            changed = await kol.manager.set_timer(session.id, user_id, number * 60)
         else:
-            changed = await kol.manager.set_option(session.id, user_id, name, int(typed))
+            changed = await kol.manager.set_option(session.id, user_id, name, number)
     except Refusal as refusal:
         reply(kol, update, refusal_text(lang, refusal))
         return

@@ -17,6 +17,7 @@ from bot.callback import DealButton, MatchRecordButton
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, user_lang
 from bot.i18n import t
+from bot.numbers import ascii_number
 from bot.render.common import MAX_CAPTION, esc, game_name, seat_name
 from bot.render.record import match_record, record_filename, render_deal, render_history
 from bot.render.text import fit
@@ -33,10 +34,10 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     sees it), a message in a private chat."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
-    if not press.deal.isdigit():
+    deal_no = ascii_number(press.deal, 6)
+    if deal_no is None:
         raise Refusal("deal_not_finished")
     session, records = await kol.manager.deal_records(press.session)
-    deal_no = int(press.deal)
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
     lang = await user_lang(kol, user)

@@ -24,6 +24,7 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
+from bot.numbers import ascii_number
 from bot.render.common import Button, game_name, screen
 from sessions import Refusal, hand_purpose
 
@@ -84,8 +85,8 @@ async def cmd_start(update: Update, context: KolodaContext) -> None:
             await kol.prefs.set_reachable(user.id, True)
         if payload[:1] == "i" and len(payload) > 1:
             await _accept(kol, user, payload[1:])
-        elif payload[:1] in ("h", "j") and payload[1:].isdigit():
-            session = await kol.manager.get(int(payload[1:]))
+        elif payload[:1] in ("h", "j") and (number := ascii_number(payload[1:])) is not None:
+            session = await kol.manager.get(number)
             if payload[0] == "j" and session.seat_of(user.id) is None:
                 session = await kol.manager.join(session.id, user.id, display_name(user))
                 await kol.presenter.refresh(session)

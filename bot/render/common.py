@@ -17,6 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callback import MAX_BYTES, Move
 from bot.i18n import t, t_or
+from bot.numbers import ascii_number
 from bot.render.text import fit, shown_name
 from games.cards import SUIT_SYMBOLS, display, is_card
 
@@ -170,8 +171,8 @@ def action_label(action: str, lang: str) -> str:
         return t(
             lang, "action-run", what=f"{display(low + first, lang)}–{display(high + first, lang)}"
         )
-    if verb == "lay" and is_card(first) and second.isdigit():
-        return t(lang, "action-lay-on", card=display(first, lang), n=int(second) + 1)
+    if verb == "lay" and is_card(first) and (pile := ascii_number(second, 3)) is not None:
+        return t(lang, "action-lay-on", card=display(first, lang), n=pile + 1)
     return t_or(lang, f"action-{verb}", cards_in(action, lang))
 
 

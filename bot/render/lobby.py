@@ -21,6 +21,7 @@ from bot.callback import (
     VersusComputer,
 )
 from bot.i18n import t, t_or
+from bot.numbers import signed_number
 from bot.render.common import Button, Screen, SeatLike, esc, game_name, screen, seat_name
 from games.base import Option
 
@@ -138,7 +139,8 @@ def decode_value(option: Option, text: str) -> bool | int | str:
     if isinstance(option.default, bool):
         return text == "1"
     if isinstance(option.default, int):
-        return int(text) if text.lstrip("-").isdigit() else text
+        number = signed_number(text, 9)
+        return text if number is None else number
     return text
 
 
