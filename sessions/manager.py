@@ -60,11 +60,21 @@ TIMERS = (None, 60, 300, 86400)
 TIMER_RANGE = (60, 86400)
 KINDS = ("group", "private")
 INVITE_TTL = 86400.0
+#: Open private lobbies and duels one user may have; a new one replaces the oldest lobby.
+PRIVATE_TABLES = 3
+#: A lobby nobody changed for this long is cancelled (a group's lobby frees the group).
+LOBBY_TTL = 86400.0
+#: Seconds between two passes over quiet lobbies and spent invites (:meth:`SessionManager.tidy`).
+TIDY_EVERY = 600.0
 #: Consecutive timeouts after which the computer keeps the seat.
 TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
+#: The key of a finished match's result that names its rematch.
+REMATCH = "rematch"
+#: Random bytes of a session's deep-link token (16 URL-safe characters).
+LINK_BYTES = 12
 #: Tries of a lobby or seat change that another worker's commit made stale.
 STALE_TRIES = 5
 #: How long a worker holds the lease on a computer's turn or a timer's expiry
@@ -124,6 +134,7 @@ class SessionManager:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
+        self._tidying: asyncio.Task[None] | None = None
         #: who holds this worker's leases on background work
         self.worker_id = uuid.uuid4().hex[:12]
 
@@ -161,8 +172,25 @@ class SessionManager:
             async with self._lock(session_id):
                 self._after_change(await self._load(session_id))
 
+    def start_tidying(self, every: float = TIDY_EVERY) -> None:
+        """Run :meth:`tidy` every ``every`` seconds until :meth:`close`."""
+
+        async def run() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.tidy()
+                except Exception:
+                    log.exception("tidying lobbies and invites failed; trying again later")
+
+        if self._tidying is None:
+            self._tidying = asyncio.get_running_loop().create_task(run())
+
     async def close(self) -> None:
         """Stop timers and background work, then close the store."""
+        if self._tidying is not None:
+            self._tidying.cancel()
+            await asyncio.gather(self._tidying, return_exceptions=True)
         await self._background.close()
         await self.store.close()
 
@@ -206,6 +234,8 @@ class SessionManager:
             raise Refusal("bad_option", "chat_id")
         if kind == "group" and await self.store.open_session_ids(chat_id=chat_id):
             raise Refusal("chat_busy")
+        if kind == "private":
+            await self._make_room(user_id)
         lobby = Session(
             id=0,
             chat_id=chat_id,
@@ -224,11 +254,30 @@ class SessionManager:
         )
         return await self._insert(lobby)
 
+    async def _make_room(self, user_id: int) -> None:
+        """Before a user's new private lobby: cancel their oldest private lobbies so
+        that at most PRIVATE_TABLES are open with it (Refusal ``too_many_tables`` if
+        their running duels alone fill that)."""
+        mine = [
+            s for s in await self.sessions_of_user(user_id)
+            if s.kind == "private" and s.creator_id == user_id
+        ]
+        lobbies = [s for s in mine if s.status == "lobby"]
+        excess = len(mine) - PRIVATE_TABLES + 1
+        if excess > len(lobbies):
+            raise Refusal("too_many_tables", str(PRIVATE_TABLES))
+        for lobby in lobbies[:max(excess, 0)]:
+            cancelled = await self.cancel(lobby.id, user_id)
+            await self._background.notify(Outcome(cancelled, [], None, False))
+
     @_again_if_stale
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
-        """Sit ``user_id`` in the next free seat of a lobby."""
+        """Sit ``user_id`` in the next free seat of a group lobby (a private one
+        seats only by its invite: Refusal ``invite_only``)."""
         async with self._lock(session_id):
             session = await self._load(session_id)
+            if session.kind == "private" and session.seat_of(user_id) is None:
+                raise Refusal("invite_only")
             return await self._save(session, _with_seat(session, Player(user_id, name, None)))
 
     @_again_if_stale
@@ -242,13 +291,14 @@ class SessionManager:
 
     async def play_computer(self, session_id: int, user_id: int, level: str) -> Outcome:
         """A private duel against the computer: fill every free seat with ``level`` and
-        deal, in one commit."""
+        deal, in one commit. Only computers are seated: a human other than the
+        creator in the lobby does not stay for it."""
         _check_level(level)
         async with self._lock(session_id):
             session = await self._load(session_id)
             _require_lobby(session)
             _require_creator(session, user_id)
-            filled = session
+            filled = replace(session, seats=[p for p in session.seats if p.user_id == user_id])
             while len(filled.seats) < _game_class(session.game_id).min_players:
                 filled = _with_seat(filled, _computer(level))
             return await self._start(session, filled)
@@ -393,8 +443,22 @@ class SessionManager:
             _require_seat(old, user_id)
             if old.status != "finished":
                 raise Refusal("not_finished", old.status)
-        if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
-            raise Refusal("chat_busy")
+            again = (old.result or {}).get(REMATCH)
+            if again is not None:  # one rematch per match: later presses lead to it
+                return Outcome(await self._load(int(again)), [], None, False)
+            if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
+                raise Refusal("chat_busy")
+            fresh = await self._insert(self._rematch_of(old, user_id))
+            try:
+                result = {**(old.result or {}), REMATCH: fresh.id}
+                await self._save(old, replace(old, result=result), seats=False)
+            except Refusal:  # another worker's rematch was first: this one goes
+                await self.cancel(fresh.id, user_id)
+                raise
+            return Outcome(fresh, [], None, False)
+
+    def _rematch_of(self, old: Session, user_id: int) -> Session:
+        """The running session a rematch of ``old`` starts as (not stored yet)."""
         seed = secrets.randbits(63)
         game = _game_class(old.game_id).new(len(old.seats), old.options, seed)
         seats = [replace(p, timeouts=0) for p in old.seats]
@@ -415,7 +479,7 @@ class SessionManager:
             ratings=(),
             hints_used=(),
         )
-        return Outcome(await self._insert(fresh), [], None, False)
+        return fresh
 
     # ------------------------------------------------------------ play
 
@@ -568,6 +632,37 @@ class SessionManager:
     async def get(self, session_id: int) -> Session:
         """The session (Refusal ``no_session`` if unknown)."""
         return await self._load(session_id)
+
+    async def by_link(self, link: str) -> Session:
+        """The session of a deep-link token (Refusal ``no_session`` if none has it)."""
+        session_id = await self.store.session_by_link(link) if link else None
+        if session_id is None:
+            raise Refusal("no_session")
+        return await self._load(session_id)
+
+    async def tidy(self) -> int:
+        """Cancel the lobbies quiet for LOBBY_TTL (a group's lobby frees the group;
+        each is told to the subscribers) and purge used or expired invites; how many
+        lobbies went."""
+        now = self._clock()
+        gone = 0
+        for session_id in await self.store.quiet_lobby_ids(now - LOBBY_TTL):
+            try:
+                cancelled = await self._expire_lobby(session_id, now)
+            except Refusal:  # started, cancelled or changed meanwhile
+                continue
+            if cancelled is not None:
+                gone += 1
+                await self._background.notify(Outcome(cancelled, [], None, False))
+        await self.store.purge_invites(now)
+        return gone
+
+    async def _expire_lobby(self, session_id: int, now: float) -> Session | None:
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            if session.status != "lobby":
+                return None
+            return await self._save(session, replace(session, status="cancelled"))
 
     async def open_in_chat(self, chat_id: int) -> Session | None:
         """The group chat's lobby or running game, or None."""
@@ -725,7 +820,10 @@ class SessionManager:
         """Store a new session; it comes back with its id (Refusal ``chat_busy``)."""
         everyone = [hand_purpose(seat) for seat, p in enumerate(session.seats) if p.user_id]
         session = replace(
-            session, deadline=self._kept_deadline(session), changed=(TABLE, *everyone)
+            session,
+            deadline=self._kept_deadline(session),
+            changed=(TABLE, *everyone),
+            link=secrets.token_urlsafe(LINK_BYTES),
         )
         try:
             session_id = await self.store.create_session(self._record(session))
@@ -1087,6 +1185,7 @@ def _session(record: SessionRecord) -> Session:
         moves=record.moves,
         last_deal=record.last_deal,
         hints=record.hints,
+        link=record.link or "",
     )
 
 
@@ -1115,4 +1214,5 @@ def _record(session: Session, due: float | None, now: float) -> SessionRecord:
         last_deal=session.last_deal,
         updated=now,
         hints=session.hints,
+        link=session.link or None,
     )

@@ -60,6 +60,8 @@ class Session:
     hints: bool | None = None
     #: a finished match: the hints each seat had
     hints_used: tuple[int, ...] = field(default=(), compare=False)
+    #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
+    link: str = ""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

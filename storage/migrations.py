@@ -189,4 +189,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN lease_owner TEXT;
     ALTER TABLE messages ADD COLUMN lease_until REAL;
     """,
+    # 9: the unguessable token of a session's deep links (a bare session number
+    # could be guessed), and the indexes of the quiet-lobby and invite purges.
+    """
+    ALTER TABLE sessions ADD COLUMN link TEXT;
+    UPDATE sessions SET link = lower(hex(randomblob(12)));
+    CREATE UNIQUE INDEX sessions_link ON sessions (link);
+    CREATE INDEX sessions_lobby_updated ON sessions (updated) WHERE status = 'lobby';
+    CREATE INDEX invites_expires ON invites (expires);
+    CREATE INDEX invites_used ON invites (used_by) WHERE used_by IS NOT NULL;
+    """,
 ]

@@ -191,4 +191,14 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN lease_owner TEXT;
     ALTER TABLE messages ADD COLUMN lease_until DOUBLE PRECISION;
     """,
+    # 7: the unguessable token of a session's deep links, and the indexes of the
+    # quiet-lobby and invite purges (SQLite's migration 9).
+    """
+    ALTER TABLE sessions ADD COLUMN link TEXT;
+    UPDATE sessions SET link = replace(gen_random_uuid()::text, '-', '');
+    CREATE UNIQUE INDEX sessions_link ON sessions (link);
+    CREATE INDEX sessions_lobby_updated ON sessions (updated) WHERE status = 'lobby';
+    CREATE INDEX invites_expires ON invites (expires);
+    CREATE INDEX invites_used ON invites (used_by) WHERE used_by IS NOT NULL;
+    """,
 ]
