@@ -437,7 +437,8 @@ class SessionManager:
     @_again_if_stale
     async def rematch(self, session_id: int, user_id: int) -> Outcome:
         """A player of a finished match starts a new one: same seats and options, new
-        seed, already dealt — one commit."""
+        seed, already dealt — one commit. Once per match: a later call returns that
+        rematch (whatever became of it) with the event ``rematch_exists``."""
         async with self._lock(session_id):
             old = await self._load(session_id)
             _require_seat(old, user_id)
@@ -445,7 +446,8 @@ class SessionManager:
                 raise Refusal("not_finished", old.status)
             again = (old.result or {}).get(REMATCH)
             if again is not None:  # one rematch per match: later presses lead to it
-                return Outcome(await self._load(int(again)), [], None, False)
+                events = [{"type": "rematch_exists", "of": old.id}]
+                return Outcome(await self._load(int(again)), events, None, False)
             if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
                 raise Refusal("chat_busy")
             fresh = await self._insert(self._rematch_of(old, user_id))

@@ -46,7 +46,7 @@ from bot.render.common import Button, Screen, esc, game_name, mention, screen
 from bot.render.lobby import decode_value, option_name, render_levels, render_settings
 from bot.render.result import render_game_menu
 from games import REGISTRY
-from sessions import REMATCH, TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
+from sessions import TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
 
 log = logging.getLogger(__name__)
 #: The purpose of the creator's own menu message (settings, computer levels) in a group.
@@ -512,10 +512,9 @@ async def on_again(kol: Koloda, update: Update, press: Again) -> str | None:
     """Play again: same seats and options, a new deal (once: later presses lead to
     that rematch and say so)."""
     user = current_user(update)
-    finished = await kol.manager.get(press.session)
     outcome = await kol.manager.rematch(press.session, user.id)
     await kol.presenter.refresh(outcome.session)
-    if (finished.result or {}).get(REMATCH) is not None:
+    if any(event["type"] == "rematch_exists" for event in outcome.events):
         return t(await user_lang(kol, user), "rematch-exists")
     return None
 
