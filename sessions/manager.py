@@ -25,7 +25,15 @@ from games import REGISTRY, BadOptions, Game, IllegalAction
 from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.messages import TABLE, hand_purpose
-from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
+from sessions.model import (
+    TURN_OWNER,
+    Computer,
+    Outcome,
+    Player,
+    Refusal,
+    Session,
+    Subscriber,
+)
 from sessions.timers import Clock
 from storage import (
     TAKE_BACK,
@@ -955,11 +963,14 @@ class SessionManager:
     async def _choose(self, session: Session, seat: int, level: str) -> str | None:
         """The computer's choice for ``seat``, or None if it failed."""
         seed = ((session.seed or 0) ^ (session.version * 0x9E3779B97F4A7C15)) % (1 << 63)
+        owner = TURN_OWNER.set(session.chat_id if session.chat_id is not None else session.id)
         try:
             return await self._computer.choose(session.game_id, session.view(seat), level, seed)
         except Exception:
             log.exception("computer failed in session %s; playing the first legal", session.id)
             return None
+        finally:
+            TURN_OWNER.reset(owner)
 
     # ------------------------------------------------------------ loading
 

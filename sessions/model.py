@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -140,3 +141,7 @@ class Computer(Protocol):
 
 
 Subscriber = Callable[[Outcome], Awaitable[None]]
+
+#: Whose computer turn a ``Computer.choose`` call is (the table's chat), set by the
+#: session layer around the call: a computer that queues shares its time among them.
+TURN_OWNER: ContextVar[int | None] = ContextVar("turn_owner", default=None)
