@@ -299,14 +299,14 @@ class SessionManager:
 
     async def play_computer(self, session_id: int, user_id: int, level: str) -> Outcome:
         """A private duel against the computer: fill every free seat with ``level`` and
-        deal, in one commit. Only computers are seated: a human other than the
-        creator in the lobby does not stay for it."""
+        deal, in one commit. Only computers are seated (the humans there came by the
+        lobby's invite: :meth:`join` seats nobody in a private lobby)."""
         _check_level(level)
         async with self._lock(session_id):
             session = await self._load(session_id)
             _require_lobby(session)
             _require_creator(session, user_id)
-            filled = replace(session, seats=[p for p in session.seats if p.user_id == user_id])
+            filled = session
             while len(filled.seats) < _game_class(session.game_id).min_players:
                 filled = _with_seat(filled, _computer(level))
             return await self._start(session, filled)

@@ -192,8 +192,14 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE messages ADD COLUMN lease_until DOUBLE PRECISION;
     """,
     # 7: the unguessable token of a session's deep links, and the indexes of the
-    # quiet-lobby and invite purges (SQLite's migration 9).
+    # quiet-lobby and invite purges; a private lobby keeps only its creator and
+    # the friends its invites seated (SQLite's migration 9).
     """
+    DELETE FROM seats WHERE user_id IS NOT NULL
+        AND session IN (SELECT id FROM sessions WHERE kind = 'private' AND status = 'lobby')
+        AND user_id <> (SELECT creator FROM sessions WHERE id = seats.session)
+        AND NOT EXISTS (SELECT 1 FROM invites
+                        WHERE invites.session = seats.session AND invites.used_by = seats.user_id);
     ALTER TABLE sessions ADD COLUMN link TEXT;
     UPDATE sessions SET link = replace(gen_random_uuid()::text, '-', '');
     CREATE UNIQUE INDEX sessions_link ON sessions (link);

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ from sessions import (
     Session,
     SessionManager,
 )
-from storage import SeatRecord, replay
+from storage import replay
 
 
 @pytest.fixture
@@ -368,14 +367,15 @@ async def test_a_new_private_lobby_replaces_the_oldest(manager: SessionManager) 
 async def test_play_computer_seats_only_computers(manager: SessionManager) -> None:
     lobby = await manager.create(1, "private", 1, "Ann", "eleven")
     await refused("invite_only", manager.join(lobby.id, 2, "Mallory"))
-    # an intruder seated before this rule held (a store written by an older version)
-    record = await manager.store.load_session(lobby.id)
-    assert record is not None
-    intruded = replace(record, seats=[*record.seats, SeatRecord(2, "Mallory", None)], version=2)
-    await manager.store.save_session(intruded, 1, seats=True)
-    manager._cache.clear()
     dealt = (await manager.play_computer(lobby.id, 1, "easy")).session
     assert dealt.humans == [1] and [p.level for p in dealt.seats] == [None, "easy"]
+    # a King lobby keeps the friend its invite seated; computers fill the rest
+    king = await manager.create(1, "private", 1, "Ann", "king")
+    await manager.accept_invite(await manager.create_invite(king.id, 1), 2, "Bob")
+    await refused("invite_only", manager.join(king.id, 3, "Mallory"))
+    dealt = (await manager.play_computer(king.id, 1, "easy")).session
+    assert dealt.humans == [1, 2] and len(dealt.seats) == REGISTRY["king"].min_players
+    assert all(p.level == "easy" for p in dealt.seats[2:])
 
 
 # ------------------------------------------------------------------ invites
