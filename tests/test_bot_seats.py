@@ -20,10 +20,10 @@ async def test_a_guessed_link_seats_nobody_at_a_private_duel(harness: Harness) -
     session = await harness.kol.manager.get(1)
     assert session.humans == [vera.id]
     assert await harness.kol.manager.sessions_of_user(mallory.id) == []
-    # the duel's own token does not seat her either: a private table seats by its invite
+    # even the duel's own token seats nobody: a private table seats by its invite
     await harness.command(mallory, mallory_chat.id, f"/start j{session.link}")
     answer = fake.last_message(mallory.id)
-    assert answer is not None and "seats only the friend" in answer.text
+    assert answer is not None and "not playing at this table" in answer.text
     assert (await harness.kol.manager.get(1)).humans == [vera.id]
 
     await harness.press(vera, lobby, "vs:1")
@@ -54,6 +54,22 @@ async def test_links_carry_a_token_not_the_session_number(harness: Harness) -> N
     await harness.command(eve, fake.private(eve).id, f"/start {payload}")
     refusal = fake.last_message(eve.id)
     assert refusal is not None and "not playing at this table" in refusal.text
+
+
+async def test_a_join_pressed_outside_the_tables_group_seats_nobody(harness: Harness) -> None:
+    fake = harness.fake
+    alice, mallory = fake.user("Alice"), fake.user("Mallory")
+    group = await harness.open_lobby("eleven", [alice, mallory], "Friends")
+    elsewhere = fake.private(mallory)
+    note = fake.last_message(mallory.id)
+    assert note is not None
+    query = fake.push_callback(mallory, elsewhere, note.message_id, "join:1")
+    answer = await fake.answer(query)
+    assert "in its group" in answer.params.get("text", "")
+    assert (await harness.kol.manager.get(1)).humans == [alice.id]
+    # in its own group the same button seats her
+    await harness.press(mallory, group[1], "join:1")
+    assert (await harness.kol.manager.get(1)).humans == [alice.id, mallory.id]
 
 
 async def test_play_again_thirty_times_starts_one_rematch(harness: Harness) -> None:

@@ -186,20 +186,29 @@ async def _greet(
 
 
 async def on_join(kol: Koloda, update: Update, press: Join) -> str | None:
-    """The Join button (answered once the greeting is sent: with a link if it could not be)."""
+    """The Join button, on the lobby in its own group only."""
+    session = await kol.manager.get(press.session)
+    chat = update.effective_chat
+    if session.kind == "group" and (chat is None or chat.id != session.chat_id):
+        raise Refusal("join_elsewhere")
+    return await _seat_by_button(kol, update, press.session)
+
+
+async def on_reclaim(kol: Koloda, update: Update, press: Reclaim) -> str | None:
+    """ "Take my seat back" on the table (or in the private chat that offers it)."""
+    return await _seat_by_button(kol, update, press.session)
+
+
+async def _seat_by_button(kol: Koloda, update: Update, session_id: int) -> str:
+    """Seat the presser (answered once the greeting is sent: with a link if it could not be)."""
     query = update.callback_query
     assert query is not None
 
     async def answer(link: str | None) -> None:
         await popup(query, url=link)
 
-    await seat_user(kol, update, press.session, answer)
+    await seat_user(kol, update, session_id, answer)
     return ""
-
-
-async def on_reclaim(kol: Koloda, update: Update, press: Reclaim) -> str | None:
-    """ "Take my seat back" on the table."""
-    return await on_join(kol, update, Join(press.session))
 
 
 async def cmd_join(update: Update, context: KolodaContext) -> None:

@@ -1,9 +1,11 @@
 """Deep links and invitations: /start, "Invite a friend", private hand messages.
 
-Payloads of ``t.me/<bot>?start=…``: ``h<link>`` shows your hand here,
-``j<link>`` joins a group table, ``i<code>`` accepts a duel invitation. ``<link>``
-is the session's unguessable token (:attr:`sessions.Session.link`), never its
-number: a link seats or shows nothing to someone who was not given it.
+Payloads of ``t.me/<bot>?start=…``: ``h<link>`` shows your hand here (``j<link>``,
+of older links, alike), ``i<code>`` accepts a duel invitation. ``<link>`` is the
+session's unguessable token (:attr:`sessions.Session.link`), never its number,
+and shows only the seat one already has: a seat is taken by the lobby's own
+Join button (whose answer opens this chat by ``h<link>`` for a player who never
+started the bot) or by a duel's single-use invite.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bot.handlers.common import (
 )
 from bot.i18n import t
 from bot.render.common import Button, game_name, screen
-from sessions import Refusal, Session, hand_purpose
+from sessions import Refusal, hand_purpose
 
 #: What a session's deep-link token may be made of (Telegram's start parameter).
 LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,63}")
@@ -48,16 +50,6 @@ async def on_invite(kol: Koloda, update: Update, press: Invite) -> str | None:
 async def _accept(kol: Koloda, user: User, code: str) -> None:
     outcome = await kol.manager.accept_invite(code, user.id, display_name(user))
     await kol.presenter.refresh(outcome.session)
-
-
-async def _by_link(kol: Koloda, user: User, payload: str) -> Session:
-    """The session of an ``h``/``j`` deep link; a ``j`` link seats the user first (in a
-    group lobby only: a private one seats by its invite)."""
-    session = await kol.manager.by_link(payload[1:])
-    if payload[0] == "j" and session.seat_of(user.id) is None:
-        session = await kol.manager.join(session.id, user.id, display_name(user))
-        await kol.presenter.refresh(session)
-    return session
 
 
 async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
@@ -102,7 +94,7 @@ async def cmd_start(update: Update, context: KolodaContext) -> None:
         if payload[:1] == "i" and len(payload) > 1:
             await _accept(kol, user, payload[1:])
         elif payload[:1] in ("h", "j") and LINK_TOKEN.fullmatch(payload[1:]):
-            session = await _by_link(kol, user, payload)
+            session = await kol.manager.by_link(payload[1:])
             await show_hand(kol, user, session.id)
         else:
             reply(kol, update, t(lang, "welcome"))
