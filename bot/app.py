@@ -141,6 +141,7 @@ async def startup(app: KolodaApp) -> None:
     ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
     app.bot_data.koloda = kol
     manager.subscribe(presenter.on_outcome)
+    manager.start_tidying()
     await register_commands(app)
     drawn = await presenter.restore(manager)
     log.info("koloda is up as @%s; %d tables were behind and are drawn", app.bot.username, drawn)

@@ -58,6 +58,11 @@ class Presenter:
         """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
         return f"https://t.me/{self.username}?start={payload}"
 
+    def hand_link(self, session: Session) -> str:
+        """The deep link that shows one's hand of ``session`` in the private chat (by the
+        session's unguessable token: it shows nothing to whoever does not sit there)."""
+        return self.link(f"h{session.link}")
+
     async def chat_language(self, chat_id: int) -> str:
         """The language a chat reads (a private chat's is its user's)."""
         scope = "user" if chat_id > 0 else "chat"
@@ -197,7 +202,7 @@ class Presenter:
                 public,
                 session.seats,
                 lang,
-                self.link(f"h{session.id}") if self.username else None,
+                self.hand_link(session) if self.username else None,
                 session.timer,
                 table=self.table_text(session, lang, view=public),
             )

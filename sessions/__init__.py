@@ -10,6 +10,8 @@ through the :class:`storage.Store` protocol. The contract is
 from sessions.manager import (
     INVITE_TTL,
     LEVELS,
+    LOBBY_TTL,
+    PRIVATE_TABLES,
     TIMER_RANGE,
     TIMERS,
     SessionManager,
@@ -25,7 +27,9 @@ __all__ = [
     "INVITE_TTL",
     "LANGUAGES",
     "LEVELS",
+    "LOBBY_TTL",
     "OVERALL",
+    "PRIVATE_TABLES",
     "TABLE",
     "TIMERS",
     "TIMER_RANGE",

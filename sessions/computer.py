@@ -14,6 +14,9 @@ instant rule-of-thumb move), never a later answer. Each request's share of the
 budget also shrinks with the requests in flight, so a busy pool spreads its
 time over all the tables instead of serving the first ones fully. Should a
 reply still be late by :data:`MARGIN_SECONDS`, the easy move is played instead.
+The pool takes one search per worker at a time; the rest wait here, queued per
+chat (:data:`sessions.model.TURN_OWNER`) and let in by turns, one chat after
+another: one chat's many searches never hold back another chat's computer.
 Workers import only ``games`` (``games.ai.worker``), report their memory, and
 die with the bot; they are started with it (:meth:`ComputerPlayer.start`).
 """
@@ -25,6 +28,7 @@ import logging
 import multiprocessing
 import os
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,6 +37,7 @@ from typing import Any
 from games import ai
 from games.ai import HARD_CAP_SECONDS, Budget, level_budget
 from games.ai.worker import Reply, die_with, loaded_packages, think
+from sessions.model import TURN_OWNER
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +80,9 @@ class ComputerPlayer:
         self._closed = False
         self._in_flight = 0
         self._memory: dict[int, int] = {}
+        self._searching = 0  # searches in the pool: at most one per worker
+        #: searches waiting for a worker, per chat, chats in the order they are let in
+        self._waiting: OrderedDict[int | None, deque[asyncio.Future[None]]] = OrderedDict()
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """One of ``view["legal"]`` for the seat whose view it is, at ``level``.
@@ -90,8 +98,37 @@ class ComputerPlayer:
         submitted = time.time()
         budget, deadline = self._budget(game_id, level, submitted)
         full = deadline - submitted
-        pool = self._ensure_pool()
         self._in_flight += 1
+        try:
+            try:
+                await asyncio.wait_for(
+                    self._take_worker(TURN_OWNER.get()), deadline + MARGIN_SECONDS - time.time()
+                )
+            except TimeoutError:
+                log.warning("a %s %s move waited too long; playing the easy move", level, game_id)
+                return ai.choose(game_id, view, "easy", seed)
+            try:
+                reply = await self._search(game_id, view, level, seed, budget, deadline)
+            finally:
+                self._free_worker()
+        finally:
+            self._in_flight -= 1
+        if reply is None:
+            return ai.choose(game_id, view, "easy", seed)
+        self._note(game_id, level, reply, full, time.time() - submitted)
+        return reply.decision.action
+
+    async def _search(
+        self,
+        game_id: str,
+        view: dict[str, Any],
+        level: str,
+        seed: int,
+        budget: Budget | None,
+        deadline: float,
+    ) -> Reply | None:
+        """The worker's reply, or None if it was late or the pool broke."""
+        pool = self._ensure_pool()
         try:
             future = pool.submit(think, game_id, view, level, seed, budget, deadline)
             waiting = asyncio.wrap_future(future)
@@ -102,15 +139,47 @@ class ComputerPlayer:
             except TimeoutError:
                 future.cancel()
                 log.warning("a %s %s move was late; playing the easy move", level, game_id)
-                return ai.choose(game_id, view, "easy", seed)
+                return None
         except BrokenProcessPool:
             log.warning("the computer players' process pool broke; starting a new one")
             self._replace_pool(pool)
-            return ai.choose(game_id, view, "easy", seed)
-        finally:
-            self._in_flight -= 1
-        self._note(game_id, level, reply, full, time.time() - submitted)
-        return reply.decision.action
+            return None
+        return reply
+
+    async def _take_worker(self, owner: int | None) -> None:
+        """Wait for a free worker: at once if one is free and nobody waits, else in
+        ``owner``'s queue, let in by turns with the other chats' queues."""
+        if self._searching < self.workers and not self._waiting:
+            self._searching += 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(ready)
+        try:
+            await ready
+        except BaseException:
+            if ready.done() and not ready.cancelled():
+                self._free_worker()  # the worker came just as this wait was given up
+            else:
+                queue = self._waiting.get(owner)
+                if queue is not None and ready in queue:
+                    queue.remove(ready)
+                    if not queue:
+                        del self._waiting[owner]
+            raise
+
+    def _free_worker(self) -> None:
+        """A search is done: its worker goes to the next chat's first waiting search."""
+        while self._waiting:
+            owner, queue = next(iter(self._waiting.items()))
+            ready = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(owner)
+            else:
+                del self._waiting[owner]
+            if not ready.done():
+                ready.set_result(None)
+                return
+        self._searching -= 1
 
     def start(self) -> list[Future[list[str]]]:
         """Start the worker processes now, in the background (each takes about a second

@@ -26,7 +26,15 @@ from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.hints import HintSearches
 from sessions.messages import TABLE, hand_purpose
-from sessions.model import Computer, Outcome, Player, Refusal, Session, Subscriber
+from sessions.model import (
+    TURN_OWNER,
+    Computer,
+    Outcome,
+    Player,
+    Refusal,
+    Session,
+    Subscriber,
+)
 from sessions.presses import PRESS_TTL, press_recorded, unrecorded_press
 from sessions.timers import Clock
 from storage import (
@@ -64,11 +72,21 @@ TIMERS = (None, 60, 300, 86400)
 TIMER_RANGE = (60, 86400)
 KINDS = ("group", "private")
 INVITE_TTL = 86400.0
+#: Open private lobbies and duels one user may have; a new one replaces the oldest lobby.
+PRIVATE_TABLES = 3
+#: A lobby nobody changed for this long is cancelled (a group's lobby frees the group).
+LOBBY_TTL = 86400.0
+#: Seconds between two passes over quiet lobbies and spent invites (:meth:`SessionManager.tidy`).
+TIDY_EVERY = 600.0
 #: Consecutive timeouts after which the computer keeps the seat.
 TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")
+#: The key of a finished match's result that names its rematch.
+REMATCH = "rematch"
+#: Random bytes of a session's deep-link token (16 URL-safe characters).
+LINK_BYTES = 12
 #: Tries of a lobby or seat change that another worker's commit made stale.
 STALE_TRIES = 5
 #: How long a worker holds the lease on a computer's turn or a timer's expiry
@@ -131,6 +149,7 @@ class SessionManager:
         self._background = Background(clock, self._on_expiry)
         self._computer_turns: dict[int, asyncio.Task[None]] = {}
         self._hints = HintSearches()
+        self._tidying: asyncio.Task[None] | None = None
         #: who holds this worker's leases on background work
         self.worker_id = uuid.uuid4().hex[:12]
         self._presses_forgotten = float("-inf")
@@ -169,8 +188,25 @@ class SessionManager:
             async with self._lock(session_id):
                 self._after_change(await self._load(session_id))
 
+    def start_tidying(self, every: float = TIDY_EVERY) -> None:
+        """Run :meth:`tidy` every ``every`` seconds until :meth:`close`."""
+
+        async def run() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.tidy()
+                except Exception:
+                    log.exception("tidying lobbies and invites failed; trying again later")
+
+        if self._tidying is None:
+            self._tidying = asyncio.get_running_loop().create_task(run())
+
     async def close(self) -> None:
         """Stop timers and background work, then close the store."""
+        if self._tidying is not None:
+            self._tidying.cancel()
+            await asyncio.gather(self._tidying, return_exceptions=True)
         await self._background.close()
         await self.store.close()
 
@@ -214,6 +250,8 @@ class SessionManager:
             raise Refusal("bad_option", "chat_id")
         if kind == "group" and await self.store.open_session_ids(chat_id=chat_id):
             raise Refusal("chat_busy")
+        if kind == "private":
+            await self._make_room(user_id)
         lobby = Session(
             id=0,
             chat_id=chat_id,
@@ -232,11 +270,30 @@ class SessionManager:
         )
         return await self._insert(lobby)
 
+    async def _make_room(self, user_id: int) -> None:
+        """Before a user's new private lobby: cancel their oldest private lobbies so
+        that at most PRIVATE_TABLES are open with it (Refusal ``too_many_tables`` if
+        their running duels alone fill that)."""
+        mine = [
+            s for s in await self.sessions_of_user(user_id)
+            if s.kind == "private" and s.creator_id == user_id
+        ]
+        lobbies = [s for s in mine if s.status == "lobby"]
+        excess = len(mine) - PRIVATE_TABLES + 1
+        if excess > len(lobbies):
+            raise Refusal("too_many_tables", str(PRIVATE_TABLES))
+        for lobby in lobbies[:max(excess, 0)]:
+            cancelled = await self.cancel(lobby.id, user_id)
+            await self._background.notify(Outcome(cancelled, [], None, False))
+
     @_again_if_stale
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
-        """Sit ``user_id`` in the next free seat of a lobby."""
+        """Sit ``user_id`` in the next free seat of a group lobby (a private one
+        seats only by its invite: Refusal ``invite_only``)."""
         async with self._lock(session_id):
             session = await self._load(session_id)
+            if session.kind == "private" and session.seat_of(user_id) is None:
+                raise Refusal("invite_only")
             return await self._save(session, _with_seat(session, Player(user_id, name, None)))
 
     @_again_if_stale
@@ -250,7 +307,8 @@ class SessionManager:
 
     async def play_computer(self, session_id: int, user_id: int, level: str) -> Outcome:
         """A private duel against the computer: fill every free seat with ``level`` and
-        deal, in one commit."""
+        deal, in one commit. Only computers are seated (the humans there came by the
+        lobby's invite: :meth:`join` seats nobody in a private lobby)."""
         _check_level(level)
         async with self._lock(session_id):
             session = await self._load(session_id)
@@ -403,14 +461,30 @@ class SessionManager:
     @_again_if_stale
     async def rematch(self, session_id: int, user_id: int) -> Outcome:
         """A player of a finished match starts a new one: same seats and options, new
-        seed, already dealt — one commit."""
+        seed, already dealt — one commit. Once per match: a later call returns that
+        rematch (whatever became of it) with the event ``rematch_exists``."""
         async with self._lock(session_id):
             old = await self._load(session_id)
             _require_seat(old, user_id)
             if old.status != "finished":
                 raise Refusal("not_finished", old.status)
-        if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
-            raise Refusal("chat_busy")
+            again = (old.result or {}).get(REMATCH)
+            if again is not None:  # one rematch per match: later presses lead to it
+                events = [{"type": "rematch_exists", "of": old.id}]
+                return Outcome(await self._load(int(again)), events, None, False)
+            if old.kind == "group" and await self.store.open_session_ids(chat_id=old.chat_id):
+                raise Refusal("chat_busy")
+            fresh = await self._insert(self._rematch_of(old, user_id))
+            try:
+                result = {**(old.result or {}), REMATCH: fresh.id}
+                await self._save(old, replace(old, result=result), seats=False)
+            except Refusal:  # another worker's rematch was first: this one goes
+                await self.cancel(fresh.id, user_id)
+                raise
+            return Outcome(fresh, [], None, False)
+
+    def _rematch_of(self, old: Session, user_id: int) -> Session:
+        """The running session a rematch of ``old`` starts as (not stored yet)."""
         seed = secrets.randbits(63)
         game = _game_class(old.game_id).new(len(old.seats), old.options, seed)
         seats = [replace(p, timeouts=0) for p in old.seats]
@@ -431,7 +505,7 @@ class SessionManager:
             ratings=(),
             hints_used=(),
         )
-        return Outcome(await self._insert(fresh), [], None, False)
+        return fresh
 
     # ------------------------------------------------------------ play
 
@@ -589,6 +663,37 @@ class SessionManager:
     async def get(self, session_id: int) -> Session:
         """The session (Refusal ``no_session`` if unknown)."""
         return await self._load(session_id)
+
+    async def by_link(self, link: str) -> Session:
+        """The session of a deep-link token (Refusal ``no_session`` if none has it)."""
+        session_id = await self.store.session_by_link(link) if link else None
+        if session_id is None:
+            raise Refusal("no_session")
+        return await self._load(session_id)
+
+    async def tidy(self) -> int:
+        """Cancel the lobbies quiet for LOBBY_TTL (a group's lobby frees the group;
+        each is told to the subscribers) and purge used or expired invites; how many
+        lobbies went."""
+        now = self._clock()
+        gone = 0
+        for session_id in await self.store.quiet_lobby_ids(now - LOBBY_TTL):
+            try:
+                cancelled = await self._expire_lobby(session_id, now)
+            except Refusal:  # started, cancelled or changed meanwhile
+                continue
+            if cancelled is not None:
+                gone += 1
+                await self._background.notify(Outcome(cancelled, [], None, False))
+        await self.store.purge_invites(now)
+        return gone
+
+    async def _expire_lobby(self, session_id: int, now: float) -> Session | None:
+        async with self._lock(session_id):
+            session = await self._load(session_id)
+            if session.status != "lobby":
+                return None
+            return await self._save(session, replace(session, status="cancelled"))
 
     async def open_in_chat(self, chat_id: int) -> Session | None:
         """The group chat's lobby or running game, or None."""
@@ -750,7 +855,10 @@ class SessionManager:
         """Store a new session; it comes back with its id (Refusal ``chat_busy``)."""
         everyone = [hand_purpose(seat) for seat, p in enumerate(session.seats) if p.user_id]
         session = replace(
-            session, deadline=self._kept_deadline(session), changed=(TABLE, *everyone)
+            session,
+            deadline=self._kept_deadline(session),
+            changed=(TABLE, *everyone),
+            link=secrets.token_urlsafe(LINK_BYTES),
         )
         press = unrecorded_press()
         try:
@@ -904,11 +1012,14 @@ class SessionManager:
     async def _choose(self, session: Session, seat: int, level: str) -> str | None:
         """The computer's choice for ``seat``, or None if it failed."""
         seed = ((session.seed or 0) ^ (session.version * 0x9E3779B97F4A7C15)) % (1 << 63)
+        owner = TURN_OWNER.set(session.chat_id if session.chat_id is not None else session.id)
         try:
             return await self._computer.choose(session.game_id, session.view(seat), level, seed)
         except Exception:
             log.exception("computer failed in session %s; playing the first legal", session.id)
             return None
+        finally:
+            TURN_OWNER.reset(owner)
 
     # ------------------------------------------------------------ loading
 
@@ -1146,6 +1257,7 @@ def _session(record: SessionRecord) -> Session:
         moves=record.moves,
         last_deal=record.last_deal,
         hints=record.hints,
+        link=record.link or "",
     )
 
 
@@ -1174,4 +1286,5 @@ def _record(session: Session, due: float | None, now: float) -> SessionRecord:
         last_deal=session.last_deal,
         updated=now,
         hints=session.hints,
+        link=session.link or None,
     )

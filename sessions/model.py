@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -62,6 +63,8 @@ class Session:
     hints_used: tuple[int, ...] = field(default=(), compare=False)
     #: a finished match: a move was taken back, so it was not rated
     taken_back: bool = field(default=False, compare=False)
+    #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
+    link: str = ""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -140,3 +143,7 @@ class Computer(Protocol):
 
 
 Subscriber = Callable[[Outcome], Awaitable[None]]
+
+#: Whose computer turn a ``Computer.choose`` call is (the table's chat), set by the
+#: session layer around the call: a computer that queues shares its time among them.
+TURN_OWNER: ContextVar[int | None] = ContextVar("turn_owner", default=None)

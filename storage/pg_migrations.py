@@ -209,4 +209,20 @@ PG_MIGRATIONS: list[str] = [
         (scope, game, (mu - 3 * sigma) DESC, played DESC, user_id);
     ALTER TABLE messages ADD COLUMN receiver BIGINT;
     """,
+    # 9: the unguessable token of a session's deep links, and the indexes of the
+    # quiet-lobby and invite purges; a private lobby keeps only its creator and
+    # the friends its invites seated (SQLite's migration 11).
+    """
+    DELETE FROM seats WHERE user_id IS NOT NULL
+        AND session IN (SELECT id FROM sessions WHERE kind = 'private' AND status = 'lobby')
+        AND user_id <> (SELECT creator FROM sessions WHERE id = seats.session)
+        AND NOT EXISTS (SELECT 1 FROM invites
+                        WHERE invites.session = seats.session AND invites.used_by = seats.user_id);
+    ALTER TABLE sessions ADD COLUMN link TEXT;
+    UPDATE sessions SET link = replace(gen_random_uuid()::text, '-', '');
+    CREATE UNIQUE INDEX sessions_link ON sessions (link);
+    CREATE INDEX sessions_lobby_updated ON sessions (updated) WHERE status = 'lobby';
+    CREATE INDEX invites_expires ON invites (expires);
+    CREATE INDEX invites_used ON invites (used_by) WHERE used_by IS NOT NULL;
+    """,
 ]

@@ -74,7 +74,7 @@ if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal, hints"
+    " deadline, result, created, updated, due, last_deal, hints, link"
 )
 _SELECT_SESSION = (
     "SELECT s.*, COALESCE((SELECT jsonb_agg("
@@ -221,9 +221,9 @@ class PostgresStore:
                 session_id: int = await tx.fetchval(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES"
                     " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,"
-                    " $18)"
+                    " $18, $19)"
                     " RETURNING id",
-                    *_session_values(record),
+                    *_session_values(record), record.link,
                 )
             except asyncpg.UniqueViolationError as error:
                 if error.constraint_name == "sessions_open_group":
@@ -647,6 +647,25 @@ class PostgresStore:
         )
         return None if row is None else InviteRecord(*row)
 
+    async def purge_invites(self, now: float) -> int:
+        """Delete the invites used or expired by ``now``; how many went."""
+        status: str = await self.pool.execute(
+            "DELETE FROM invites WHERE used_by IS NOT NULL OR expires <= $1", float(now)
+        )
+        return int(status.rsplit(" ", 1)[-1])
+
+    async def session_by_link(self, link: str) -> int | None:
+        """The id of the session whose deep-link token is ``link``, or None."""
+        ids = await self._ids("SELECT id FROM sessions WHERE link = $1", link)
+        return ids[0] if ids else None
+
+    async def quiet_lobby_ids(self, before: float) -> list[int]:
+        """Ids of lobbies that have not changed since ``before``."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE status = 'lobby' AND updated < $1 ORDER BY id",
+            float(before),
+        )
+
     # ------------------------------------------------------------ copying (storage.copy)
 
     async def export_tables(
@@ -802,6 +821,7 @@ def _session_record(row: asyncpg.Record) -> SessionRecord:
         last_deal=row["last_deal"],
         updated=row["updated"],
         hints=row["hints"],
+        link=row["link"],
     )
 
 

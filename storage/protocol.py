@@ -317,3 +317,15 @@ class Store(Protocol):
     async def load_invite(self, code: str) -> InviteRecord | None:
         """The invite with ``code`` as committed, or None."""
         ...
+
+    async def purge_invites(self, now: float) -> int:
+        """Delete the invites used or expired by ``now``; how many went."""
+        ...
+
+    async def session_by_link(self, link: str) -> int | None:
+        """The id of the session whose deep-link token is ``link``, or None."""
+        ...
+
+    async def quiet_lobby_ids(self, before: float) -> list[int]:
+        """Ids of lobbies that have not changed since ``before``."""
+        ...

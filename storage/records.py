@@ -48,6 +48,8 @@ class SessionRecord:
     updated: float | None = None
     #: the table's Hints setting (#19): True, False, or None for the default
     hints: bool | None = None
+    #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
+    link: str | None = None
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def load_json(text: str | bytes | None) -> Any:
 
 _SESSION_COLUMNS = (
     "chat_id, kind, game, status, creator, options, timer, seed, version, moves, state,"
-    " deadline, result, created, updated, due, last_deal, hints"
+    " deadline, result, created, updated, due, last_deal, hints, link"
 )
 _SELECT_MOVES = "SELECT n, seat, action, by_computer, time, version FROM moves"
 _SELECT_INVITE = "SELECT code, session, creator, expires, used_by FROM invites WHERE code = ?"
@@ -135,9 +135,10 @@ class SqliteStore:
             try:
                 cursor = await tx.execute(
                     f"INSERT INTO sessions ({_SESSION_COLUMNS})"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*_session_values(record), record.updated or record.created,
-                     record.due, dump_json(record.last_deal), _flag(record.hints)),
+                     record.due, dump_json(record.last_deal), _flag(record.hints),
+                     record.link),
                 )
             except sqlite3.IntegrityError as error:
                 if "sessions.chat_id" in str(error):
@@ -587,6 +588,29 @@ class SqliteStore:
         row = await self.db.fetchone(_SELECT_INVITE, (code,))
         return None if row is None else InviteRecord(*row)
 
+    async def purge_invites(self, now: float) -> int:
+        """Delete the invites used or expired by ``now``; how many went."""
+
+        async def work(tx: Tx) -> int:
+            cursor = await tx.execute(
+                "DELETE FROM invites WHERE used_by IS NOT NULL OR expires <= ?", (now,)
+            )
+            return max(cursor.rowcount, 0)
+
+        return await self.db.write(work)
+
+    async def session_by_link(self, link: str) -> int | None:
+        """The id of the session whose deep-link token is ``link``, or None."""
+        ids = await self._ids("SELECT id FROM sessions WHERE link = ?", (link,))
+        return ids[0] if ids else None
+
+    async def quiet_lobby_ids(self, before: float) -> list[int]:
+        """Ids of lobbies that have not changed since ``before``."""
+        return await self._ids(
+            "SELECT id FROM sessions WHERE status = 'lobby' AND updated < ? ORDER BY id",
+            (before,),
+        )
+
     # ------------------------------------------------------------ copying (storage.copy)
 
     async def export_tables(
@@ -775,6 +799,7 @@ def _session_record(row: Row) -> SessionRecord:
         last_deal=load_json(row["last_deal"]),
         updated=row["updated"],
         hints=None if row["hints"] is None else bool(row["hints"]),
+        link=row["link"],
     )
 
 

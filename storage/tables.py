@@ -31,7 +31,7 @@ TABLES: tuple[Table, ...] = (
         "sessions",
         ("id", "chat_id", "kind", "game", "status", "creator", "options", "timer", "seed",
          "version", "moves", "state", "deadline", "result", "created", "updated", "due",
-         "last_deal", "hints"),
+         "last_deal", "hints", "link"),
         "id",
         json=frozenset({"options", "state", "result", "last_deal"}),
         flags=frozenset({"hints"}),

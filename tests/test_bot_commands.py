@@ -92,7 +92,7 @@ async def test_hand_command_links_in_a_group_and_reposts_in_private(harness: Har
     note = fake.last_message(table.group.id, containing="private chat")
     assert note is not None
     assert [b.get("url") for b in note.buttons()] == [
-        f"https://t.me/{fake.username}?start=h{table.session_id}"
+        await harness.hand_link(table.session_id)
     ]
     hands_before = [m for m in fake.chat_messages(table.bob.id) if "🃏" in m.text]
     await harness.command(table.bob, fake.private(table.bob).id, "/hand")

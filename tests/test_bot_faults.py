@@ -66,7 +66,7 @@ async def test_my_hand_lost_on_the_way_is_not_sent_twice_and_goes_private(
     fake.drop_next("sendMessage", when=_ephemeral)
     answer = await _press_my_hand(harness, table)
     # the pop-up opens the private chat, where the hand was posted afresh
-    assert answer.get("url") == f"https://t.me/{fake.username}?start=h{table.session_id}"
+    assert answer.get("url") == await harness.hand_link(table.session_id)
     assert not answer.get("text")
     tries = [c for c in fake.calls_of("sendMessage", table.group.id) if _ephemeral(c.params)]
     assert len(tries) == 1  # it may have arrived: never repeated
@@ -86,7 +86,7 @@ async def test_my_hand_refused_every_time_goes_private(
     table = await open_table(harness)
     fake.fail_next("sendMessage", 502, "Bad Gateway", when=_ephemeral, times=5)
     answer = await _press_my_hand(harness, table)
-    assert answer.get("url") == f"https://t.me/{fake.username}?start=h{table.session_id}"
+    assert answer.get("url") == await harness.hand_link(table.session_id)
     tries = [c for c in fake.calls_of("sendMessage", table.group.id) if _ephemeral(c.params)]
     assert [c.ok for c in tries] == [False, False, False]  # EDIT_TRIES, then the fallback
     assert _warned(caplog, "ephemeral hand not sent")
@@ -186,7 +186,7 @@ async def test_a_player_who_blocks_the_bot_mid_game_plays_on_through_the_group(
     assert not await harness.kol.prefs.reachable(other.id)
     # the table carries the link that opens the private chat again
     urls = [b.get("url") for b in table.message.buttons() if b.get("url")]
-    assert urls == [f"https://t.me/{fake.username}?start=h{table.session_id}"]
+    assert urls == [await harness.hand_link(table.session_id)]
     # their turn is played through the group's ephemeral hand
     session = await harness.kol.manager.get(table.session_id)
     assert session.seats[session.to_move or 0].user_id == other.id

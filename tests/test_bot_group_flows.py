@@ -109,7 +109,7 @@ async def test_without_ephemeral_support_the_hand_opens_the_private_chat(
     table = await open_table(harness)
     query = fake.push_press(table.alice, table.message, "🃏 My hand")
     answer = await fake.answer(query)
-    assert answer.params["url"] == f"https://t.me/{fake.username}?start=h{table.session_id}"
+    assert answer.params["url"] == await harness.hand_link(table.session_id)
     assert not fake.chat_messages(table.group.id, ephemeral=True)
 
 
@@ -122,16 +122,17 @@ async def test_a_player_who_never_started_the_bot_gets_a_deep_link(harness: Harn
     lobby = fake.last_message(group.id)
     assert lobby is not None
     answer = await harness.press(dan, lobby, "join:1")
-    assert answer.params["url"] == f"https://t.me/{fake.username}?start=h1"
+    link = await harness.hand_link(1)
+    assert answer.params["url"] == link
     assert not await harness.kol.prefs.reachable(dan.id)
     await harness.press(alice, lobby, "start:1")
     await harness.settle()
     # no hand was forced on Dan; the table carries the deep-link button
     assert fake.last_message(dan.id) is None
     urls = [b.get("url") for b in lobby.buttons() if b.get("url")]
-    assert urls == [f"https://t.me/{fake.username}?start=h1"]
+    assert urls == [link]
     # following the link opens the chat and shows the hand there
-    await harness.command(dan, fake.private(dan).id, "/start h1")
+    await harness.command(dan, fake.private(dan).id, "/start " + link.split("start=")[1])
     hand = fake.last_message(dan.id, containing="🃏")
     assert hand is not None and "Your hand:" in hand.text
     assert await harness.kol.prefs.reachable(dan.id)

@@ -35,8 +35,9 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
 
     # Bob never opened a private chat: Join answers with a deep link, not an error.
     answer = await harness.press(bob, lobby, "join:1")
-    assert answer.params.get("url", "").startswith(f"https://t.me/{fake.username}?start=h1")
-    await harness.command(bob, fake.private(bob).id, "/start h1")
+    link = await harness.hand_link(1)
+    assert answer.params.get("url") == link
+    await harness.command(bob, fake.private(bob).id, "/start " + link.split("start=")[1])
     await harness.settle()
     assert "Bob &lt;b&gt;" in lobby.text  # names are escaped
     welcome = fake.last_message(bob.id)

@@ -78,13 +78,13 @@ async def _history(chats: list[int], known: list[int]) -> AsyncIterator[tuple[Ta
         at = T0 + session * 60
         sessions.append((session, chat, "group", game, "finished", people[0], {}, None, 1,
                          20, 16, None, None, {"scores": [1, 0, 0, 0], "winners": [0]}, at, at,
-                         None, None, None))
+                         None, None, None, f"link{session}"))
         players = rng.sample(people, 3)
         for seat, user in enumerate(players):
-            seats.append((session, seat, user, f"P{user}", None, 0))
+            seats.append((session, seat, user, f"P{user}", None, 0, None))
             results.append((session, user, chat, game, seat, seat == 0, float(3 - seat), at,
                             session))
-        seats.append((session, 3, None, "Computer (easy)", "easy", 0))
+        seats.append((session, 3, None, "Computer (easy)", "easy", 0, None))
         moves += [(session, n, n % 4, "7C", n % 4 == 3, at, n) for n in range(1, 17)]
     yield _table("sessions"), sessions
     yield _table("seats"), seats

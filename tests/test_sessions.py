@@ -24,6 +24,7 @@ from helpers_sessions import (
 from games import REGISTRY
 from sessions import (
     INVITE_TTL,
+    LOBBY_TTL,
     TABLE,
     Messages,
     Outcome,
@@ -295,7 +296,86 @@ async def test_rematch_keeps_seats_and_options(manager: SessionManager) -> None:
     assert again.seats == first.seats and again.options == first.options
     assert again.chat_id == first.chat_id and again.creator_id == 2
     assert again.seed != first.seed and again.moves == 0
-    await refused("chat_busy", manager.rematch(first.id, 1))
+    # one rematch per match: a later press leads to it
+    assert (await manager.rematch(first.id, 1)).session.id == again.id
+
+
+# ------------------------------------------------------------------ bounds
+
+
+async def test_a_quiet_lobby_expires_and_frees_the_group(tmp_path: Path) -> None:
+    clock = FakeClock()
+    manager = await open_manager(tmp_path / "q.sqlite3", clock=clock)
+    told: list[Outcome] = []
+
+    async def tell(outcome: Outcome) -> None:
+        told.append(outcome)
+
+    manager.subscribe(tell)
+    try:
+        quiet = await manager.create(-100, "group", 1, "Ann", "eleven")
+        clock.advance(LOBBY_TTL / 2)
+        busy = await manager.create(-200, "group", 2, "Bob", "eleven")
+        clock.advance(LOBBY_TTL / 2 - 1)
+        assert await manager.tidy() == 0
+        await manager.join(busy.id, 3, "Cy")  # a change keeps a lobby alive
+        clock.advance(2)
+        assert await manager.tidy() == 1
+        assert (await manager.get(quiet.id)).status == "cancelled"
+        assert [o.session.id for o in told] == [quiet.id]
+        assert await manager.open_in_chat(-100) is None
+        assert (await manager.create(-100, "group", 1, "Ann", "eleven")).status == "lobby"
+        assert (await manager.get(busy.id)).status == "lobby"
+    finally:
+        await manager.close()
+
+
+async def test_used_and_expired_invites_are_purged(tmp_path: Path) -> None:
+    clock = FakeClock()
+    manager = await open_manager(tmp_path / "p.sqlite3", clock=clock)
+    try:
+        duel_ = await manager.create(1, "private", 1, "Ann", "eleven")
+        used = await manager.create_invite(duel_.id, 1)
+        await manager.accept_invite(used, 2, "Bob")
+        lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+        late = await manager.create_invite(lobby.id, 1)
+        clock.advance(INVITE_TTL / 2)
+        fresh = await manager.create_invite(lobby.id, 1)
+        clock.advance(INVITE_TTL / 2)
+        await manager.tidy()
+        assert await manager.store.load_invite(used) is None
+        assert await manager.store.load_invite(late) is None
+        assert await manager.store.load_invite(fresh) is not None
+    finally:
+        await manager.close()
+
+
+async def test_a_new_private_lobby_replaces_the_oldest(manager: SessionManager) -> None:
+    first = await manager.create(1, "private", 1, "Ann", "eleven")
+    running = (await manager.play_computer(first.id, 1, "easy")).session
+    lobbies = [await manager.create(1, "private", 1, "Ann", "eleven") for _ in range(4)]
+    mine = await manager.sessions_of_user(1)
+    assert [s.id for s in mine] == [running.id, lobbies[2].id, lobbies[3].id]
+    assert (await manager.get(lobbies[0].id)).status == "cancelled"
+    for waiting in mine[1:]:  # three running duels: no lobby left to replace
+        await manager.play_computer(waiting.id, 1, "easy")
+    await refused("too_many_tables", manager.create(1, "private", 1, "Ann", "eleven"))
+    # a group table is not counted
+    assert (await manager.create(-100, "group", 1, "Ann", "eleven")).status == "lobby"
+
+
+async def test_play_computer_seats_only_computers(manager: SessionManager) -> None:
+    lobby = await manager.create(1, "private", 1, "Ann", "eleven")
+    await refused("invite_only", manager.join(lobby.id, 2, "Mallory"))
+    dealt = (await manager.play_computer(lobby.id, 1, "easy")).session
+    assert dealt.humans == [1] and [p.level for p in dealt.seats] == [None, "easy"]
+    # a King lobby keeps the friend its invite seated; computers fill the rest
+    king = await manager.create(1, "private", 1, "Ann", "king")
+    await manager.accept_invite(await manager.create_invite(king.id, 1), 2, "Bob")
+    await refused("invite_only", manager.join(king.id, 3, "Mallory"))
+    dealt = (await manager.play_computer(king.id, 1, "easy")).session
+    assert dealt.humans == [1, 2] and len(dealt.seats) == REGISTRY["king"].min_players
+    assert all(p.level == "easy" for p in dealt.seats[2:])
 
 
 # ------------------------------------------------------------------ invites

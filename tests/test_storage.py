@@ -110,6 +110,35 @@ async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -
         await store.close()
 
 
+async def test_the_upgrade_gives_links_and_unseats_uninvited_guests(tmp_path: Path) -> None:
+    path = tmp_path / "before-links.sqlite3"
+    links = next(i for i, sql in enumerate(MIGRATIONS) if "ADD COLUMN link" in sql)
+    old = sqlite3.connect(path)
+    old.executescript("\n".join(MIGRATIONS[:links]) + f"\nPRAGMA user_version = {links};")
+    for session, kind in ((1, "private"), (2, "private"), (3, "group")):
+        old.execute(
+            "INSERT INTO sessions (id, chat_id, kind, game, status, creator, options, version,"
+            " moves, created, updated) VALUES (?, 7, ?, 'king', 'lobby', 7, '{}', 2, 0, 1.0, 1.0)",
+            (session, kind),
+        )
+        for seat, user in enumerate((7, 8)):
+            old.execute("INSERT INTO seats (session, seat, user_id, name, timeouts)"
+                        " VALUES (?, ?, ?, 'x', 0)", (session, seat, user))
+    old.execute("INSERT INTO invites VALUES ('c', 2, 7, 9.0, 8)")  # 8 came to 2 by invite
+    old.commit()
+    old.close()
+    store = await SqliteStore.open(db_url(path))
+    try:
+        seated = {}
+        for session in (1, 2, 3):
+            record = await store.load_session(session)
+            assert record is not None and record.link is not None and len(record.link) >= 16
+            seated[session] = [s.user_id for s in record.seats]
+        assert seated == {1: [7], 2: [7, 8], 3: [7, 8]}  # a guessed /start j no longer sits
+    finally:
+        await store.close()
+
+
 async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: Path) -> None:
     path = tmp_path / "v1.sqlite3"
     old = sqlite3.connect(path)

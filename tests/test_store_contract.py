@@ -626,6 +626,35 @@ async def test_invites(store: Store) -> None:
     assert await store.load_invite("nothing") is None
 
 
+async def test_used_and_expired_invites_are_purged(store: Store) -> None:
+    record = await created(store, lobby(kind="private"))
+    fresh = InviteRecord("fresh", record.id, ANN, T0 + 10, None)
+    for invite in (fresh, InviteRecord("late", record.id, ANN, T0, None),
+                   InviteRecord("used", record.id, ANN, T0 + 10, ED)):
+        await store.insert_invite(invite)
+    assert await store.purge_invites(T0) == 2
+    assert await store.load_invite("fresh") == fresh
+    assert await store.load_invite("late") is None and await store.load_invite("used") is None
+    assert await store.purge_invites(T0) == 0
+
+
+async def test_a_session_is_found_by_its_link_token(store: Store) -> None:
+    one = await created(store, lobby(link="Tok_en-1"))
+    await created(store, lobby(CHAT + 1, link="other"))
+    assert one.link == "Tok_en-1"
+    assert await store.session_by_link("Tok_en-1") == one.id
+    assert await store.session_by_link("tok_en-1") is None  # tokens are case-sensitive
+    assert await store.session_by_link(str(one.id)) is None
+
+
+async def test_quiet_lobbies_are_those_unchanged_since(store: Store) -> None:
+    quiet = await created(store, lobby(updated=T0))
+    busy = await created(store, lobby(CHAT + 1, updated=T0 + 100))
+    await created(store, lobby(CHAT + 2, status="running", updated=T0))
+    assert await store.quiet_lobby_ids(T0 + 50) == [quiet.id]
+    assert await store.quiet_lobby_ids(T0 + 101) == [quiet.id, busy.id]
+
+
 # ---------------------------------------------------------------- concurrency
 
 

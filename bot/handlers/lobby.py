@@ -183,24 +183,30 @@ async def _greet(
     except TelegramError as error:  # lost or refused: the link does no harm
         log.warning("could not greet %s privately: %s", user.id, error)
         greeted = False
-    await then(None if greeted else kol.presenter.link(f"h{session.id}"))
+    await then(None if greeted else kol.presenter.hand_link(session))
 
 
 async def on_join(kol: Koloda, update: Update, press: Join) -> str | None:
-    """The Join button (answered once the greeting is sent: with a link if it could not be)."""
+    """The Join button, on the lobby in its own group only (the button router refuses
+    it anywhere else: ``check_own_chat``)."""
+    return await _seat_by_button(kol, update, press.session)
+
+
+async def on_reclaim(kol: Koloda, update: Update, press: Reclaim) -> str | None:
+    """ "Take my seat back" on the table (or in the private chat that offers it)."""
+    return await _seat_by_button(kol, update, press.session)
+
+
+async def _seat_by_button(kol: Koloda, update: Update, session_id: int) -> str:
+    """Seat the presser (answered once the greeting is sent: with a link if it could not be)."""
     query = update.callback_query
     assert query is not None
 
     async def answer(link: str | None) -> None:
         await popup(query, url=link)
 
-    await seat_user(kol, update, press.session, answer)
+    await seat_user(kol, update, session_id, answer)
     return ""
-
-
-async def on_reclaim(kol: Koloda, update: Update, press: Reclaim) -> str | None:
-    """ "Take my seat back" on the table."""
-    return await on_join(kol, update, Join(press.session))
 
 
 async def cmd_join(update: Update, context: KolodaContext) -> None:
@@ -513,9 +519,13 @@ async def on_cancel(kol: Koloda, update: Update, press: Cancel) -> str | None:
 
 
 async def on_again(kol: Koloda, update: Update, press: Again) -> str | None:
-    """Play again: same seats and options, a new deal."""
-    outcome = await kol.manager.rematch(press.session, current_user(update).id)
+    """Play again: same seats and options, a new deal (once: later presses lead to
+    that rematch and say so)."""
+    user = current_user(update)
+    outcome = await kol.manager.rematch(press.session, user.id)
     await kol.presenter.refresh(outcome.session)
+    if any(event["type"] == "rematch_exists" for event in outcome.events):
+        return t(await user_lang(kol, user), "rematch-exists")
     return None
 
 

@@ -120,7 +120,7 @@ async def _send_hand(
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
         with suppress(Refusal):  # the seat went to a computer meanwhile
             await show_hand(kol, user, session.id)
-        await popup(query, url=kol.presenter.link(f"h{session.id}"))
+        await popup(query, url=kol.presenter.hand_link(session))
         return
     await popup(query)
     current = await kol.manager.get(session.id)
@@ -145,7 +145,7 @@ async def cmd_hand(update: Update, context: KolodaContext) -> None:
         if session.status == "lobby":
             reply(kol, update, t(lang, "hand-not-dealt"))
             return
-        link = kol.presenter.link(f"h{session.id}")
+        link = kol.presenter.hand_link(session)
         button_ = Button(t(lang, "button-private-hand"), url=link)
         kol.delivery.send(chat.id, screen(t(lang, "hand-in-private"), [[button_]]))
         return

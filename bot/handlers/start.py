@@ -1,10 +1,16 @@
 """Deep links and invitations: /start, "Invite a friend", private hand messages.
 
-Payloads of ``t.me/<bot>?start=…``: ``h<session>`` shows your hand here,
-``j<session>`` joins a group table, ``i<code>`` accepts a duel invitation.
+Payloads of ``t.me/<bot>?start=…``: ``h<link>`` shows your hand here (``j<link>``,
+of older links, alike), ``i<code>`` accepts a duel invitation. ``<link>`` is the
+session's unguessable token (:attr:`sessions.Session.link`), never its number,
+and shows only the seat one already has: a seat is taken by the lobby's own
+Join button (whose answer opens this chat by ``h<link>`` for a player who never
+started the bot) or by a duel's single-use invite.
 """
 
 from __future__ import annotations
+
+import re
 
 from telegram import Update, User
 from telegram.ext import CommandHandler
@@ -24,9 +30,11 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.numbers import ascii_number
 from bot.render.common import Button, game_name, screen
 from sessions import Refusal, hand_purpose
+
+#: What a session's deep-link token may be made of (Telegram's start parameter).
+LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,63}")
 
 
 async def on_invite(kol: Koloda, update: Update, press: Invite) -> str | None:
@@ -74,7 +82,7 @@ async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
 
 async def cmd_start(update: Update, context: KolodaContext) -> None:
     """/start [payload]: a welcome (with the current hands), or a deep link
-    (h<session>, j<session>, i<invite>)."""
+    (h<link>, j<link>, i<invite>)."""
     kol = context.koloda
     lang = await chat_lang(kol, update)
     args = args_of(context)
@@ -85,11 +93,8 @@ async def cmd_start(update: Update, context: KolodaContext) -> None:
             await kol.prefs.set_reachable(user.id, True)
         if payload[:1] == "i" and len(payload) > 1:
             await _accept(kol, user, payload[1:])
-        elif payload[:1] in ("h", "j") and (number := ascii_number(payload[1:])) is not None:
-            session = await kol.manager.get(number)
-            if payload[0] == "j" and session.seat_of(user.id) is None:
-                session = await kol.manager.join(session.id, user.id, display_name(user))
-                await kol.presenter.refresh(session)
+        elif payload[:1] in ("h", "j") and LINK_TOKEN.fullmatch(payload[1:]):
+            session = await kol.manager.by_link(payload[1:])
             await show_hand(kol, user, session.id)
         else:
             reply(kol, update, t(lang, "welcome"))

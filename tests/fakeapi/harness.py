@@ -86,6 +86,10 @@ class Harness:
         self.fake.push_command(user, chat, text)
         await self.settle()
 
+    async def hand_link(self, session_id: int) -> str:
+        """The deep link that shows one's hand of the session in the private chat."""
+        return self.kol.presenter.hand_link(await self.kol.manager.get(session_id))
+
     async def open_lobby(
         self, game: str, users: Sequence[FakeUser], title: str
     ) -> tuple[FakeChat, StoredMessage]:

@@ -253,6 +253,9 @@ refusal-unknown_game = Unknown game.
 refusal-invite_invalid = This invitation is not valid.
 refusal-invite_expired = This invitation has expired.
 refusal-invite_own = That is your own invitation — send it to a friend.
+rematch-exists = This match has been played again already — that game is on.
+refusal-invite_only = This table seats only the friend its creator invites.
+refusal-too_many_tables = You already have as many duels running as one may — finish or cancel one first.
 
 ## Illegal moves (pop-ups)
 illegal-illegal = That move is not allowed now.
