@@ -27,7 +27,7 @@ from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
 from bot.handlers import admin, hints, lobby, play, ratings, records, score, start
-from bot.handlers.common import unknown_buttons
+from bot.handlers.common import requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
 from bot.limiter import FloodLimiter, Limits
@@ -103,6 +103,7 @@ def build_application(
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.defer = defer
+    app.add_handler(requests(), group=-1)
     for module in HANDLER_MODULES:
         app.add_handlers(module.HANDLERS)
     app.add_handler(unknown_buttons())

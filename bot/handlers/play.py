@@ -40,7 +40,7 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
             # picture was delivered, or an edit was lost; draw the table and that hand again
             session = await kol.manager.get(move.session)
             await kol.presenter.refresh(session)
-            await redraw_hand(kol, update, session)
+            kol.delivery.spawn(redraw_hand(kol, update, session))
         raise
     await kol.presenter.on_outcome(outcome)
     return None
@@ -48,7 +48,8 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
 
 async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
     """Draw the hand a stale press came from afresh: the private chat's message, or
-    in a group the presser's ephemeral hand (edited if it is kept, else sent anew)."""
+    in a group the presser's ephemeral hand (edited if it is kept, else sent anew: in
+    the background, ``Delivery.spawn``, as the group's budget may be spent)."""
     query, user = update.callback_query, current_user(update)
     seat = session.seat_of(user.id)
     if query is None or seat is None or session.status != "running":
