@@ -198,7 +198,7 @@ class Delivery:
         #: (chat, reply key) → when and what was last posted for it, oldest first
         self._answered: OrderedDict[tuple[int, ReplyKey], tuple[float, str]] = OrderedDict()
         self._anonymous = itertools.count()
-        #: replies dropped: a user's backlog in a chat was full, or the same answer repeated
+        #: replies not posted: replaced by a newer one, repeated, or beyond a backlog
         self.replies_dropped = 0
 
     # ------------------------------------------------------------ public
@@ -390,7 +390,9 @@ class Delivery:
             self.replies_dropped += 1
             return
         replies = self._replies.setdefault(chat_id, _Replies())
-        if key not in replies.waiting:
+        if key in replies.waiting:
+            self.replies_dropped += 1  # the newest answer goes instead
+        else:
             theirs = [k for k in replies.waiting if k[0] == key[0]]
             if len(theirs) >= BACKLOG:
                 log.info("reply %s to %s dropped: %d newer wait", theirs[0], chat_id, BACKLOG)
