@@ -282,11 +282,15 @@ class Delivery:
         screen: Screen,
         version: int,
         query_id: str | None = None,
+        *,
+        priority: int = URGENT,
     ) -> None:
         """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
         keep it current (:meth:`show_ephemeral`). Raises the Bot API's error if Telegram
         refuses (the caller falls back to the private chat)."""
-        ephemeral_id = await self.post_ephemeral(chat_id, user_id, screen, query_id)
+        ephemeral_id = await self.post_ephemeral(
+            chat_id, user_id, screen, query_id, priority=priority
+        )
         self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
 
     async def post_ephemeral(

@@ -10,7 +10,8 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
   and then a frozen minute), and when requests queue for a chat's next slot the
   most urgent takes it (a table's screen before a command's reply: a chat
-  flooded with commands still sees its table move);
+  flooded with commands still sees its table move), unless one has waited a few
+  intervals (a reply in a group whose table moves every slot still goes);
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
   to see their turn) and then the oldest;
@@ -114,12 +115,36 @@ class Limits:
         return cls(None, None, None)
 
 
+#: A request that has waited this many of its chat's intervals takes the chat's next
+#: slot whatever waits with it (a reply in a group whose table moves every slot).
+AGED = 4
+
+
+@dataclass
+class _Waiting:
+    priority: int
+    order: int
+    since: float  # time.monotonic() when it began to wait
+    turn: asyncio.Future[None]
+
+
 @dataclass
 class _Lane:
-    """One chat's requests waiting for its next slot (priority, order, turn)."""
+    """One chat's requests waiting for its next slot."""
 
-    queue: list[tuple[int, int, asyncio.Future[None]]] = field(default_factory=list)
+    queue: list[_Waiting] = field(default_factory=list)
     pump: asyncio.Task[None] | None = None
+
+    def take(self, aged: float) -> _Waiting:
+        """The request the slot opening now goes to: one that has waited ``aged``
+        seconds, else the most urgent, else the oldest."""
+        now = time.monotonic()
+        best = min(
+            self.queue,
+            key=lambda w: (URGENT - 1 if now - w.since >= aged else w.priority, w.order),
+        )
+        self.queue.remove(best)
+        return best
 
 
 class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
@@ -220,7 +245,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if lane is None:
             lane = self._lanes[chat_id] = _Lane()
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(lane.queue, (priority, next(self._order), turn))
+        lane.queue.append(_Waiting(priority, next(self._order), now, turn))
         if lane.pump is None or lane.pump.done():
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)
@@ -229,13 +254,14 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     async def _serve_chat(self, chat_id: int, lane: _Lane, pace: Pace) -> None:
         """Hand out the chat's slots one per interval, each to the most urgent request
-        waiting when it opens (not to the first that asked)."""
+        waiting when it opens (not to the first that asked), unless one has waited
+        :data:`AGED` intervals: screens go first, and replies still go."""
         try:
             while lane.queue:
                 if self._reserve is None:
                     while (wait := self._next_in_chat.get(chat_id, 0.0) - time.monotonic()) > 0:
                         await asyncio.sleep(wait)
-                _, _, turn = heapq.heappop(lane.queue)
+                turn = lane.take(AGED * pace.interval).turn
                 if turn.done():  # its caller was cancelled
                     continue
                 if self._reserve is not None:
@@ -251,7 +277,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     def waiting(self, chat_id: int) -> int:
         """How many requests wait for the chat's next slot."""
         lane = self._lanes.get(chat_id)
-        return 0 if lane is None else sum(not turn.done() for _, _, turn in lane.queue)
+        return 0 if lane is None else sum(not w.turn.done() for w in lane.queue)
 
     def _hold(self, chat_id: int | None, delay: float) -> None:
         """After a 429: the chat waits ``delay``, and the whole bot a moment too."""

@@ -145,6 +145,24 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     assert left == ["table", "reply 0", "reply 1", "reply 2"]
 
 
+async def test_a_reply_waiting_long_takes_a_slot_from_a_busy_table() -> None:
+    """A group whose table has a new screen for every slot: a reply that has waited
+    four intervals takes the next slot, then the table goes on."""
+    limiter = FloodLimiter(Limits(group=Pace(1, 0.02), private=None, overall=None))
+    left: list[str] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(-1, priority)
+        left.append(name)
+
+    await limiter.wait_turn(-1, NORMAL)
+    reply = asyncio.create_task(go("reply", REPLY))
+    for n in range(8):  # every slot has a screen waiting for it
+        await go(f"table {n}", URGENT)
+    await reply
+    assert 1 <= left.index("reply") <= 5, left  # after a screen, never starved
+
+
 class _Bot:
     """Stands in for PTB's Bot: records what is sent."""
 

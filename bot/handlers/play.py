@@ -23,6 +23,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
+from bot.limiter import NORMAL
 from bot.render.common import Button, Screen, screen
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
@@ -71,7 +72,8 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         return
     try:
         await kol.delivery.send_ephemeral(
-            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id
+            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id,
+            priority=NORMAL,  # after the table's screen
         )
     except TelegramError as error:
         log.info("could not send the hand again (%s)", error)
@@ -115,7 +117,7 @@ async def _send_hand(
     try:
         await kol.delivery.send_ephemeral(
             session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
-            session.version, query.id,
+            session.version, query.id, priority=NORMAL,  # after the table's screen
         )
     except TelegramError as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
