@@ -396,7 +396,7 @@ class Delivery:
         replies = self._replies.setdefault(chat_id, _Replies())
         if key in replies.waiting:
             self.replies_dropped += 1  # the newest answer goes instead
-        else:
+        elif key[0]:  # (a message that answers no one is never dropped)
             theirs = [k for k in replies.waiting if k[0] == key[0]]
             if len(theirs) >= BACKLOG:
                 log.info("reply %s to %s dropped: %d newer wait", theirs[0], chat_id, BACKLOG)

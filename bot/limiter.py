@@ -10,7 +10,7 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
   and then a frozen minute), and when requests queue for a chat's next slot the
   most urgent takes it (a table's screen before a command's reply: a chat
-  flooded with commands still sees its table move), unless one has waited a few
+  flooded with commands still sees its table move), unless one has waited two
   intervals (a reply in a group whose table moves every slot still goes);
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
@@ -62,8 +62,10 @@ PACED = frozenset(
         "editEphemeralMessageReplyMarkup",
     }
 )
-#: Priorities: lower goes first when requests queue for a chat's or the overall pace;
-#: ``REPLY`` (a one-off answer to a command) after every screen.
+#: Priorities: lower goes first when requests queue for a chat's or the overall pace.
+#: ``REPLY`` (a one-off answer to a command) goes after every screen of its chat, but
+#: for the overall pace as urgently as a turn: someone waits for it, and its chat's
+#: own pace already bounds how many there are.
 URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
 #: The key of the bot's overall budget in a shared budget (chat ids are never 0).
 OVERALL = 0
@@ -117,7 +119,7 @@ class Limits:
 
 #: A request that has waited this many of its chat's intervals takes the chat's next
 #: slot whatever waits with it (a reply in a group whose table moves every slot).
-AGED = 4
+AGED = 2
 
 
 @dataclass
@@ -187,7 +189,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None:
             await self._chat_turn(chat_id, pace, priority)
-        await self._overall_turn(priority)
+        await self._overall_turn(URGENT if priority == REPLY else priority)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one

@@ -147,7 +147,7 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
 
 async def test_a_reply_waiting_long_takes_a_slot_from_a_busy_table() -> None:
     """A group whose table has a new screen for every slot: a reply that has waited
-    four intervals takes the next slot, then the table goes on."""
+    two intervals takes the next slot, then the table goes on."""
     limiter = FloodLimiter(Limits(group=Pace(1, 0.02), private=None, overall=None))
     left: list[str] = []
 
