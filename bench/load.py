@@ -742,6 +742,7 @@ class ProbedTable(ThinkingTable):
         self.probe_every = probe_every
         self.asked: list[float] = []  # /help pushed, not answered yet
         self.replies: list[float] = []  # /help → its answer, seconds
+        self.probes = 0
 
     def seen(self, call: Call, message: StoredMessage | None) -> None:
         """A reply in the group is not the table: it answers a probe, or nothing."""
@@ -761,7 +762,10 @@ class ProbedTable(ThinkingTable):
             await asyncio.sleep(min(stop_at - now, self.rng.expovariate(1 / self.probe_every)))
             if time.perf_counter() < stop_at:
                 self.asked.append(time.perf_counter())
-                self.fake.push_command(self.rng.choice(self.players), self.group, "/help")
+                # a new member each time: one user's repeats within 5 s get one answer
+                self.probes += 1
+                visitor = self.fake.user(f"{self.group.title} visitor {self.probes}")
+                self.fake.push_command(visitor, self.group, "/help")
 
 
 async def flood(table: Table, stop_at: float, rate: float, rng: random.Random) -> int:

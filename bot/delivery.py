@@ -198,6 +198,7 @@ class Delivery:
         #: (chat, reply key) → when and what was last posted for it, oldest first
         self._answered: OrderedDict[tuple[int, ReplyKey], tuple[float, str]] = OrderedDict()
         self._anonymous = itertools.count()
+        self._once: dict[tuple[Any, ...], asyncio.Task[None]] = {}
         #: replies not posted: replaced by a newer one, repeated, or beyond a backlog
         self.replies_dropped = 0
 
@@ -456,6 +457,24 @@ class Delivery:
         task.add_done_callback(self._sends.discard)
         task.add_done_callback(_log_failure)
         return task
+
+    def spawn_once(self, key: tuple[Any, ...], work: Coroutine[Any, Any, None]) -> bool:
+        """:meth:`spawn` ``work`` unless work under the same ``key`` is still running (the
+        same user pressing the same button while its message is on its way): then
+        ``work`` is dropped and False returned."""
+        running = self._once.get(key)
+        if running is not None and not running.done():
+            work.close()
+            self.replies_dropped += 1
+            return False
+        task = self._once[key] = self.spawn(work)
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._once.get(key) is done:
+                del self._once[key]
+
+        task.add_done_callback(forget)
+        return True
 
     def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
         """Post a document (a match record) in the background; PTB's ``send_document``

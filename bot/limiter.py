@@ -10,8 +10,9 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
   and then a frozen minute), and when requests queue for a chat's next slot the
   most urgent takes it (a table's screen before a command's reply: a chat
-  flooded with commands still sees its table move), unless one has waited two
-  intervals (a reply in a group whose table moves every slot still goes);
+  flooded with commands still sees its table move), but every other slot at most
+  goes to one that has waited two intervals (a reply in a group whose table
+  moves every slot still goes);
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
   to see their turn) and then the oldest;
@@ -136,15 +137,17 @@ class _Lane:
 
     queue: list[_Waiting] = field(default_factory=list)
     pump: asyncio.Task[None] | None = None
+    jumped: bool = False  # the last slot went to an aged request, past a more urgent one
 
     def take(self, aged: float) -> _Waiting:
-        """The request the slot opening now goes to: one that has waited ``aged``
-        seconds, else the most urgent, else the oldest."""
+        """The request the slot opening now goes to: the most urgent (then the oldest),
+        or every other slot at most, one that has waited ``aged`` seconds."""
         now = time.monotonic()
-        best = min(
-            self.queue,
-            key=lambda w: (URGENT - 1 if now - w.since >= aged else w.priority, w.order),
-        )
+        urgent = min(self.queue, key=lambda w: (w.priority, w.order))
+        oldest = min(self.queue, key=lambda w: w.order)
+        jump = not self.jumped and oldest is not urgent and now - oldest.since >= aged
+        best = oldest if jump else urgent
+        self.jumped = jump
         self.queue.remove(best)
         return best
 
@@ -256,8 +259,9 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     async def _serve_chat(self, chat_id: int, lane: _Lane, pace: Pace) -> None:
         """Hand out the chat's slots one per interval, each to the most urgent request
-        waiting when it opens (not to the first that asked), unless one has waited
-        :data:`AGED` intervals: screens go first, and replies still go."""
+        waiting when it opens (not to the first that asked), or every other slot at
+        most to one that has waited :data:`AGED` intervals: screens go first, and
+        replies still go."""
         try:
             while lane.queue:
                 if self._reserve is None:

@@ -145,9 +145,10 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     assert left == ["table", "reply 0", "reply 1", "reply 2"]
 
 
-async def test_a_reply_waiting_long_takes_a_slot_from_a_busy_table() -> None:
-    """A group whose table has a new screen for every slot: a reply that has waited
-    two intervals takes the next slot, then the table goes on."""
+async def test_replies_waiting_long_share_a_busy_tables_slots() -> None:
+    """A group whose table has a new screen for every slot, and three replies waiting:
+    a reply that has waited two intervals takes a slot, but at most every other one —
+    the table is never passed over twice in a row, and the replies all go."""
     limiter = FloodLimiter(Limits(group=Pace(1, 0.02), private=None, overall=None))
     left: list[str] = []
 
@@ -156,11 +157,13 @@ async def test_a_reply_waiting_long_takes_a_slot_from_a_busy_table() -> None:
         left.append(name)
 
     await limiter.wait_turn(-1, NORMAL)
-    reply = asyncio.create_task(go("reply", REPLY))
-    for n in range(8):  # every slot has a screen waiting for it
+    replies = [asyncio.create_task(go("reply", REPLY)) for _ in range(3)]
+    for n in range(10):  # every slot has a screen waiting for it
         await go(f"table {n}", URGENT)
-    await reply
-    assert 1 <= left.index("reply") <= 5, left  # after a screen, never starved
+    await asyncio.gather(*replies)
+    assert left[0] == "table 0", left
+    assert all(left[i : i + 2] != ["reply", "reply"] for i in range(len(left))), left
+    assert left.count("reply") == 3 and left.index("reply") < 4, left
 
 
 class _Bot:

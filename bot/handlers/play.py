@@ -104,7 +104,9 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
         return None
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    kol.delivery.spawn(_send_hand(kol, query, user, session, seat, hand))
+    sending = _send_hand(kol, query, user, session, seat, hand)
+    if not kol.delivery.spawn_once(("hand", session.id, user.id), sending):
+        return None  # pressed again while it is on its way: that one answers
     return ""
 
 

@@ -42,7 +42,9 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     lang = await user_lang(kol, user)
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
     if chat is not None and chat.id < 0:
-        kol.delivery.spawn(_post_deal(kol, query, chat.id, user.id, shown))
+        posting = _post_deal(kol, query, chat.id, user.id, shown)
+        if not kol.delivery.spawn_once(("deal", session.id, deal_no, user.id), posting):
+            return None  # pressed again while it is on its way
         return ""  # answered once it is sent
     kol.delivery.send(user.id, shown)
     return None
