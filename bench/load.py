@@ -21,6 +21,7 @@ part: the bot's RSS with 10,000 running but idle games in the database.
     .venv/bin/python bench/load.py                       # 6 settings × 60 s + idle RSS
     .venv/bin/python bench/load.py --seconds 20 --games 50 --only king
     .venv/bin/python bench/load.py --profile /tmp/bot-profile.txt --games 50 --only eleven
+    .venv/bin/python bench/load.py --abuse --seconds 60   # one member floods her group
 """
 
 from __future__ import annotations
@@ -439,8 +440,9 @@ class Traffic:
         message = None
         if call.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             result = call.result if isinstance(call.result, dict) else {}
-            key = (call.chat_id or 0, int(result.get("message_id") or call.params["message_id"]))
-            message = self.fake.messages.get(key)
+            message_id = result.get("message_id") or call.params.get("message_id")
+            if message_id:  # (an ephemeral message has none)
+                message = self.fake.messages.get((call.chat_id or 0, int(message_id)))
         table.seen(call, message)
 
 
@@ -708,6 +710,187 @@ async def run_limited(
         await fake.stop()
 
 
+# ---------------------------------------------------------------- one member floods her group
+
+#: What the flooding member sends (a command), and the buttons she presses
+#: (``{s}``: her table's session), each as often as the others.
+FLOOD_COMMANDS = (
+    "/score", "/help", "/rules", "/top", "/history", "/stats", "/settings", "/hand", "/join",
+)
+FLOOD_PRESSES = ("score:{s}", "deal:{s}:0", "hand:{s}", "rules:king", "{s}:0:AS", "sets:{s}")
+
+
+def _help_start() -> str:
+    """The first line of the /help answer (English: the fake's users speak it)."""
+    from bot.i18n import t
+
+    return t("en", "help").split("\n")[0]
+
+
+def _is_table(message: StoredMessage) -> bool:
+    """A group message that shows a session (lobby, table, result), not a reply."""
+    return any(d.split(":")[0] in ("hand", "again", "start", "join") for d in _data(message))
+
+
+class ProbedTable(ThinkingTable):
+    """A ThinkingTable whose group asks /help now and then (its reply latency), and
+    whose own table lags are kept (its own Budget)."""
+
+    help_start = ""
+
+    def __init__(self, *args: Any, probe_every: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.probe_every = probe_every
+        self.asked: list[float] = []  # /help pushed, not answered yet
+        self.replies: list[float] = []  # /help → its answer, seconds
+        self.probes = 0
+
+    def seen(self, call: Call, message: StoredMessage | None) -> None:
+        """A reply in the group is not the table: it answers a probe, or nothing."""
+        if message is not None and call.chat_id == self.group.id and not _is_table(message):
+            text = str(call.params.get("text", ""))
+            if self.asked and text.startswith(self.help_start):
+                latency = time.perf_counter() - self.asked.pop(0)
+                if self.budget.recording:
+                    self.replies.append(latency)
+            self.changed.set()
+            return
+        super().seen(call, message)
+
+    async def probe(self, stop_at: float) -> None:
+        """Ask /help every ``probe_every`` seconds on average, until ``stop_at``."""
+        while (now := time.perf_counter()) < stop_at:
+            await asyncio.sleep(min(stop_at - now, self.rng.expovariate(1 / self.probe_every)))
+            if time.perf_counter() < stop_at:
+                self.asked.append(time.perf_counter())
+                # a new member each time: one user's repeats within 5 s get one answer
+                self.probes += 1
+                visitor = self.fake.user(f"{self.group.title} visitor {self.probes}")
+                self.fake.push_command(visitor, self.group, "/help")
+
+
+async def flood(table: Table, stop_at: float, rate: float, rng: random.Random) -> int:
+    """Its creator sends commands and presses buttons in the group, ``rate`` a second,
+    until ``stop_at``: how many."""
+    fake, member, sent = table.fake, table.players[0], 0
+    while time.perf_counter() < stop_at:
+        await asyncio.sleep(1 / rate)
+        if rng.random() < 0.5:
+            fake.push_command(member, table.group, rng.choice(FLOOD_COMMANDS))
+        else:
+            data = rng.choice(FLOOD_PRESSES).format(s=table.session)
+            message_id = table.lobby.message_id if table.lobby is not None else None
+            fake.push_callback(member, table.group, message_id, data)
+        sent += 1
+    return sent
+
+
+@dataclass
+class AbuseResult:
+    """One run of the abuse benchmark (with or without the flood)."""
+
+    flooded: bool
+    seconds: float
+    moves: int
+    replies: list[float]  # other groups' /help → answer
+    lags: list[float]  # other groups' press → table shows it
+    own_lags: list[float]  # the flooded group's
+    flood_updates: int
+    flood_replies: int  # sends and edits to the flooded group, tables included
+    too_many: int
+
+    def row(self) -> str:
+        """A Markdown table row."""
+
+        def spread(values: list[float]) -> str:
+            found = sorted(values) or [float("nan")]
+            return (
+                f"{_pct(found, 50) / 1000:.2f} / {_pct(found, 95) / 1000:.2f} / "
+                f"{found[-1]:.2f} s ({len(values)})"
+            )
+
+        return (
+            f"| {'flood' if self.flooded else 'quiet'} | {self.moves / self.seconds:.1f} "
+            f"| {spread(self.replies)} | {spread(self.lags)} | {spread(self.own_lags)} "
+            f"| {self.flood_updates} | {self.flood_replies} | {self.too_many} |"
+        )
+
+
+ABUSE_HEADER = (
+    "| run | moves/s | other chats' /help → answer p50 / p95 / max (n) "
+    "| other tables' press → shown p50 / p95 / max (n) | flooded table's (n) "
+    "| flood updates | deliveries to the flooded group | 429s |\n"
+    "|---|---|---|---|---|---|---|---|"
+)
+
+
+async def run_abuse(
+    count: int, seconds: float, think: float, workdir: Path, seed: int, *, flooded: bool
+) -> AbuseResult:
+    """``count`` King tables with the limits on (as :func:`run_limited`), each group
+    asking /help every 20 s on average; with ``flooded``, the first table's creator
+    floods her group with commands and presses, 10 a second."""
+    fake = FakeTelegram(
+        flood=FloodLimits(
+            group_per_minute=20, private_per_second=1, private_burst=3, overall_per_second=30
+        )
+    )
+    fake.keep_calls = False
+    await fake.start()
+    stats, budget = Stats(), Budget()
+    traffic = Traffic(fake, stats)
+    fake.listeners.append(budget.count)
+    database = workdir / f"abuse-{flooded}.sqlite3"
+    bot = await BotProcess.start(fake, database, limits=True)
+    rng = random.Random(seed)
+    ProbedTable.help_start = _help_start()
+    try:
+        tables = [
+            ProbedTable(fake, traffic.queries, "king", n, rng, think=think, budget=Budget(),
+                        probe_every=20.0)
+            for n in range(count)
+        ]
+        for table in tables:
+            traffic.add(table)
+        await asyncio.gather(*(table.open() for table in tables))
+        await asyncio.sleep(3)  # let the deals' deliveries go out
+        flooded_group = tables[0].group.id
+        to_flooded = [0]
+
+        def count_flooded(call: Call) -> None:
+            if call.chat_id == flooded_group and call.ok and call.method in MESSAGE_METHODS:
+                to_flooded[0] += 1
+
+        fake.listeners.append(count_flooded)
+        for recording in (budget, *(t.budget for t in tables)):
+            recording.recording = True
+        started = time.perf_counter()
+        stop_at = started + seconds
+        work = [t.play_thinking(stop_at) for t in tables]
+        work += [t.probe(stop_at) for t in tables[1:]]
+        flooding = flood(tables[0], stop_at, 10.0, random.Random(seed)) if flooded else None
+        *_, updates = await asyncio.gather(*work, flooding or asyncio.sleep(0, 0))
+        for recording in (budget, *(t.budget for t in tables)):
+            recording.recording = False
+        now = time.perf_counter()
+        others = tables[1:]
+        return AbuseResult(
+            flooded,
+            now - started,
+            sum(t.moves for t in tables),
+            [r for t in others for r in t.replies] + [now - a for t in others for a in t.asked],
+            [lag for t in others for lag in t.budget.lags]
+            + [now - pressed for t in others for pressed, _ in t.waiting],
+            tables[0].budget.lags + [now - pressed for pressed, _ in tables[0].waiting],
+            updates,
+            to_flooded[0],
+            budget.too_many,
+        )
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
 # ---------------------------------------------------------------- idle memory
 
 
@@ -845,7 +1028,17 @@ async def main(args: argparse.Namespace) -> None:
                         game, count, args.seconds, args.think, workdir, args.seed
                     )
                     print(limited.row(), flush=True)
-        if (not args.limits or args.closed) and not args.restart_only:
+        if args.abuse:
+            count = args.games or 50
+            print(f"\n## One member floods her group: {count} King tables, limits on, "
+                  f"humans think {args.think:.0f} s\n")
+            print(ABUSE_HEADER, flush=True)
+            for flooded in (False, True):
+                abused = await run_abuse(
+                    count, args.seconds, args.think, workdir, args.seed, flooded=flooded
+                )
+                print(abused.row(), flush=True)
+        if (not args.limits or args.closed) and not args.restart_only and not args.abuse:
             print("\n## Limits off, no think time (raw capacity)\n")
             print(HEADER, flush=True)
             for game in [args.only] if args.only else list(GAMES):
@@ -855,7 +1048,7 @@ async def main(args: argparse.Namespace) -> None:
                     )
                     print(result.row(), flush=True)
         print(f"\nload average after: {loadavg()}")
-        if args.restart:
+        if args.restart and not args.abuse:
             numbers = await restart_numbers(workdir, args.restart)
             print(
                 f"\nrestart: empty database RSS {numbers['empty_rss']:.0f} MiB; "
@@ -878,6 +1071,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--limits", action="store_true", help="Telegram's limits on, think time")
     parser.add_argument("--think", type=float, default=3.0, help="mean think time (--limits)")
     parser.add_argument("--closed", action="store_true", help="with --limits: the raw part too")
+    parser.add_argument(
+        "--abuse", action="store_true",
+        help="limits on, 50 tables: a quiet run, then one with a member flooding her group",
+    )
     parser.add_argument("--restart", type=int, default=10_000, help="open games (0: skip)")
     parser.add_argument("--restart-only", action="store_true", help="only the restart part")
     parser.add_argument("--profile", help="sample the bot's CPU, report to this file")

@@ -27,7 +27,7 @@ from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
 from bot.handlers import admin, hints, lobby, play, ratings, records, score, start
-from bot.handlers.common import chat_senders, unknown_buttons
+from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
 from bot.limiter import FloodLimiter, Limits
@@ -104,6 +104,9 @@ def build_application(
     app.bot_data.settings = settings
     app.bot_data.computer = computer
     app.bot_data.defer = defer
+    # PTB runs one handler per group: the request is noted first, then a message
+    # from an anonymous admin or a channel is answered and stopped
+    app.add_handler(requests(), group=-2)
     app.add_handler(chat_senders(), group=-1)
     for module in HANDLER_MODULES:
         app.add_handlers(module.HANDLERS)

@@ -17,6 +17,11 @@ the message already shows is skipped. Telegram facts handled here:
 - a text Telegram cannot parse ("can't parse entities") is sent again as plain
   text, with one WARNING (:func:`_readable`).
 
+One-off replies (a command's answer) wait in a per-chat lane behind the
+chat's screens (the limiter's ``REPLY`` priority): a chat flooded with
+commands still sees its table move. Replies to the same request of the same
+user coalesce (:meth:`Delivery.send`).
+
 What it needs from the rest of the bot — where the messages are, who cannot be
 written to, a chat that is gone — comes through the small :class:`Ledger`
 interface; it never calls the session layer itself.
@@ -27,8 +32,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from telegram import ForceReply, LinkPreviewOptions
@@ -36,7 +44,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 
-from bot.limiter import LATER, NORMAL, URGENT, FloodLimiter
+from bot.limiter import LATER, NORMAL, REPLY, URGENT, FloodLimiter
 from bot.render.common import MAX_CAPTION, MAX_TEXT, Screen
 from bot.render.text import plain_text
 from storage import MessageRef
@@ -60,7 +68,37 @@ DEFER = 10.0
 #: lease another worker holds (it is sending or editing it right now).
 LEASE_POLL = 0.1
 
+#: Unsent one-off replies kept per user in a chat; beyond, their oldest is dropped.
+BACKLOG = 3
+#: Seconds in which the same answer to the same request is not posted again.
+REPEAT = 5.0
+
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass
+class Request:
+    """Who asks what (the update being handled): a user id and the request's kind (a
+    command with its arguments, a button's data). Its one-off replies are numbered, so
+    the n-th reply to a repeated request replaces the unsent n-th of the one before."""
+
+    user_id: int
+    kind: str
+    replies: int = 0
+
+
+#: The request whose update is being handled (bot.handlers.common.note_request).
+REQUEST: ContextVar[Request | None] = ContextVar("koloda_request", default=None)
+#: (user, kind, n): which reply of which request; chats key their lanes by it.
+ReplyKey = tuple[int, str, int]
+
+
+@dataclass
+class _Replies:
+    """One chat's one-off replies waiting to be posted, oldest first."""
+
+    waiting: dict[ReplyKey, Screen] = field(default_factory=dict)
+    worker: asyncio.Task[None] | None = None
 
 
 class Ledger(Protocol):
@@ -180,6 +218,13 @@ class Delivery:
         self.shared = shared
         self._slots: dict[tuple[int, str], _Slot] = {}  # least recently shown first
         self._sends: set[asyncio.Task[Any]] = set()
+        self._replies: dict[int, _Replies] = {}  # chat → its one-off replies waiting
+        #: (chat, reply key) → when and what was last posted for it, oldest first
+        self._answered: OrderedDict[tuple[int, ReplyKey], tuple[float, str]] = OrderedDict()
+        self._anonymous = itertools.count()
+        self._once: dict[tuple[Any, ...], asyncio.Task[None]] = {}
+        #: replies not posted: replaced by a newer one, repeated, or beyond a backlog
+        self.replies_dropped = 0
 
     # ------------------------------------------------------------ public
 
@@ -287,21 +332,32 @@ class Delivery:
         screen: Screen,
         version: int,
         query_id: str | None = None,
+        *,
+        priority: int = URGENT,
     ) -> None:
         """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
         keep it current (:meth:`show_ephemeral`; it is stored, so any worker does). Raises
         the Bot API's error if Telegram refuses (the caller falls back to the private chat)."""
-        ephemeral_id = await self.post_ephemeral(chat_id, user_id, screen, query_id)
+        ephemeral_id = await self.post_ephemeral(
+            chat_id, user_id, screen, query_id, priority=priority
+        )
         self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
         await self.ledger.posted(
             session_id, purpose, chat_id, ephemeral_id, version, receiver=user_id
         )
 
     async def post_ephemeral(
-        self, chat_id: int, user_id: int, screen: Screen, query_id: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        screen: Screen,
+        query_id: str | None = None,
+        *,
+        priority: int = URGENT,
     ) -> int:
         """A one-off ephemeral message in group ``chat_id`` that only ``user_id`` sees
-        (tied to their button press ``query_id``); its ``ephemeral_message_id``.
+        (tied to their button press ``query_id``); its ``ephemeral_message_id``. Never
+        from a handler: from work it :meth:`spawn` ed.
 
         Bot API 10.2 ``sendMessage`` with ``ephemeral_message_parameters``: PTB 22
         does not know the parameter, so it travels in ``api_kwargs``; the message
@@ -325,7 +381,7 @@ class Delivery:
                     reply_markup=screen.markup(),
                     link_preview_options=_NO_PREVIEW,
                     api_kwargs={"ephemeral_message_parameters": ephemeral},
-                    rate_limit_args={"priority": URGENT},
+                    rate_limit_args={"priority": priority},
                 )
             except NetworkError as error:
                 if not _answered(error) or attempt == EDIT_TRIES:
@@ -384,16 +440,45 @@ class Delivery:
         if slot is not None and slot.worker is not None and not slot.worker.done():
             slot.pending = None
 
-    def send(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> None:
-        """Post a one-off message (a command's reply) in the background: whoever asked
-        does not wait for the chat's flood limit."""
-        self.spawn(self._send_quietly(chat_id, screen, urgent))
+    def send(self, chat_id: int, screen: Screen) -> None:
+        """Post a one-off message (a command's reply) in the background, after the chat's
+        screens: whoever asked does not wait for the chat's flood limit, and a table never
+        waits behind replies.
 
-    async def send_now(self, chat_id: int, screen: Screen, *, urgent: bool = True) -> int | None:
-        """Post a one-off message and wait for it: its id, or None if the chat is closed
-        to us (403 handled)."""
+        Replies to the same request (:data:`REQUEST`: the same user, command and
+        arguments) coalesce: an unsent one is replaced by the newest, one the same as
+        what was posted for it less than :data:`REPEAT` seconds ago is not posted again,
+        and beyond :data:`BACKLOG` unsent replies of one user in a chat their oldest is
+        dropped.
+        """
+        key = self._reply_key()
+        if self._repeated(chat_id, key, screen):
+            self.replies_dropped += 1
+            return
+        replies = self._replies.setdefault(chat_id, _Replies())
+        if key in replies.waiting:
+            self.replies_dropped += 1  # the newest answer goes instead
+        elif key[0]:  # (a message that answers no one is never dropped)
+            theirs = [k for k in replies.waiting if k[0] == key[0]]
+            if len(theirs) >= BACKLOG:
+                log.info("reply %s to %s dropped: %d newer wait", theirs[0], chat_id, BACKLOG)
+                del replies.waiting[theirs[0]]
+                self.replies_dropped += 1
+        replies.waiting[key] = screen
+        if replies.worker is None or replies.worker.done():
+            replies.worker = self.spawn(self._answer(chat_id, replies))
+
+    def replies_waiting(self, chat_id: int) -> int:
+        """How many one-off replies to ``chat_id`` wait to be posted."""
+        replies = self._replies.get(chat_id)
+        return 0 if replies is None else len(replies.waiting)
+
+    async def send_now(self, chat_id: int, screen: Screen) -> int | None:
+        """Post a one-off message (after the chat's screens) and wait for it: its id, or
+        None if the chat is closed to us (403 handled). Never from a handler: from work
+        it :meth:`spawn` ed."""
         try:
-            return await self._send(chat_id, screen, URGENT if urgent else NORMAL)
+            return await self._send(chat_id, screen, REPLY)
         except Forbidden:
             await self._forbidden(chat_id)
             return None
@@ -401,8 +486,9 @@ class Delivery:
     async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
         """Post a question the user answers by replying (``ForceReply``: the client opens
         the reply field; ``selective`` — only for those the text mentions); its message
-        id, or None if the chat is closed to us."""
-        await self.limiter.wait_turn(chat_id, URGENT)
+        id, or None if the chat is closed to us. Never from a handler: from work it
+        :meth:`spawn` ed."""
+        await self.limiter.wait_turn(chat_id, REPLY)
         try:
             message = await _readable(
                 self.bot.send_message,
@@ -425,13 +511,32 @@ class Delivery:
         except TelegramError as error:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
 
-    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` (a delivery a handler must not wait for) in the background:
-        :meth:`flush` waits for it, :meth:`close` stops it."""
+        :meth:`flush` waits for it, :meth:`close` stops it, a bug in it is logged."""
         task = asyncio.get_running_loop().create_task(work)
         self._sends.add(task)
         task.add_done_callback(self._sends.discard)
         task.add_done_callback(_log_failure)
+        return task
+
+    def spawn_once(self, key: tuple[Any, ...], work: Coroutine[Any, Any, None]) -> bool:
+        """:meth:`spawn` ``work`` unless work under the same ``key`` is still running (the
+        same user pressing the same button while its message is on its way): then
+        ``work`` is dropped and False returned."""
+        running = self._once.get(key)
+        if running is not None and not running.done():
+            work.close()
+            self.replies_dropped += 1
+            return False
+        task = self._once[key] = self.spawn(work)
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._once.get(key) is done:
+                del self._once[key]
+
+        task.add_done_callback(forget)
+        return True
 
     def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
         """Post a document (a match record) in the background; PTB's ``send_document``
@@ -653,11 +758,49 @@ class Delivery:
         )
         return message.message_id
 
-    async def _send_quietly(self, chat_id: int, screen: Screen, urgent: bool) -> None:
+    # ------------------------------------------------------------ one-off replies
+
+    def _reply_key(self) -> ReplyKey:
+        request = REQUEST.get()
+        if request is None:  # not an answer to anyone: never coalesced
+            return (0, "", next(self._anonymous))
+        request.replies += 1
+        return (request.user_id, request.kind, request.replies)
+
+    def _repeated(self, chat_id: int, key: ReplyKey, screen: Screen) -> bool:
+        """True if ``screen`` was posted (or taken to be) for ``key`` in the last
+        :data:`REPEAT` seconds."""
+        now = time.monotonic()
+        while self._answered and next(iter(self._answered.values()))[0] < now - REPEAT:
+            self._answered.popitem(last=False)
+        last = self._answered.get((chat_id, key))
+        return last is not None and last[1] == screen.text
+
+    def _note_answer(self, chat_id: int, key: ReplyKey, screen: Screen) -> None:
+        self._answered[(chat_id, key)] = (time.monotonic(), screen.text)
+        self._answered.move_to_end((chat_id, key))
+
+    async def _answer(self, chat_id: int, replies: _Replies) -> None:
+        """Post the chat's waiting replies, oldest first, each once the chat's screens
+        have gone (its turn at ``REPLY`` priority)."""
         try:
-            await self.send_now(chat_id, screen, urgent=urgent)
-        except TelegramError as error:
-            log.warning("sending to %s failed: %s", chat_id, error)
+            while replies.waiting:
+                key = next(iter(replies.waiting))
+                screen = replies.waiting.pop(key)
+                if self._repeated(chat_id, key, screen):
+                    self.replies_dropped += 1
+                    continue
+                self._note_answer(chat_id, key, screen)
+                try:
+                    await self._send(chat_id, screen, REPLY)
+                except Forbidden:
+                    await self._forbidden(chat_id)
+                    replies.waiting.clear()
+                except TelegramError as error:
+                    log.warning("sending to %s failed: %s", chat_id, error)
+        finally:
+            if self._replies.get(chat_id) is replies and not replies.waiting:
+                del self._replies[chat_id]
 
     async def _post(self, slot: _Slot, screen: Screen, version: int) -> None:
         message = await _readable(

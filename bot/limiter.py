@@ -8,7 +8,11 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
 
 - each chat has its own pace (a request may go once the chat's previous one is
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
-  and then a frozen minute);
+  and then a frozen minute), and when requests queue for a chat's next slot the
+  most urgent takes it (a table's screen before a command's reply: a chat
+  flooded with commands still sees its table move), but every other slot at most
+  goes to one that has waited two intervals (a reply in a group whose table
+  moves every slot still goes);
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
   to see their turn) and then the oldest;
@@ -37,7 +41,7 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram.error import RetryAfter
@@ -61,8 +65,11 @@ PACED = frozenset(
         "editEphemeralMessageReplyMarkup",
     }
 )
-#: Priorities: lower goes first when requests queue for the overall pace.
-URGENT, NORMAL, LATER = 0, 1, 2
+#: Priorities: lower goes first when requests queue for a chat's or the overall pace.
+#: ``REPLY`` (a one-off answer to a command) goes after every screen of its chat, but
+#: for the overall pace as urgently as a turn: someone waits for it, and its chat's
+#: own pace already bounds how many there are.
+URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
 #: The key of the bot's overall budget in a shared budget (chat ids are never 0).
 OVERALL = 0
 
@@ -113,6 +120,40 @@ class Limits:
         return cls(None, None, None)
 
 
+#: A request that has waited this many of its chat's intervals takes the chat's next
+#: slot whatever waits with it (a reply in a group whose table moves every slot).
+AGED = 2
+
+
+@dataclass
+class _Waiting:
+    priority: int
+    order: int
+    since: float  # time.monotonic() when it began to wait
+    turn: asyncio.Future[None]
+
+
+@dataclass
+class _Lane:
+    """One chat's requests waiting for its next slot."""
+
+    queue: list[_Waiting] = field(default_factory=list)
+    pump: asyncio.Task[None] | None = None
+    jumped: bool = False  # the last slot went to an aged request, past a more urgent one
+
+    def take(self, aged: float) -> _Waiting:
+        """The request the slot opening now goes to: the most urgent (then the oldest),
+        or every other slot at most, one that has waited ``aged`` seconds."""
+        now = time.monotonic()
+        urgent = min(self.queue, key=lambda w: (w.priority, w.order))
+        oldest = min(self.queue, key=lambda w: w.order)
+        jump = not self.jumped and oldest is not urgent and now - oldest.since >= aged
+        best = oldest if jump else urgent
+        self.jumped = jump
+        self.queue.remove(best)
+        return best
+
+
 class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     """Per-chat and overall pacing, with priorities and 429 handling (see the module)."""
 
@@ -123,6 +164,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._left_at: dict[int, float] = {}  # chat → when its last request left
         self._next_overall = 0.0
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         #: 429 answers seen (each waited out and retried)
@@ -137,25 +179,22 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         """Nothing to set up."""
 
     async def shutdown(self) -> None:
-        """Stop serving the queue."""
+        """Stop serving the queues."""
         if self._pump is not None:
             self._pump.cancel()
             self._pump = None
+        for lane in self._lanes.values():
+            if lane.pump is not None:
+                lane.pump.cancel()
+        self._lanes.clear()
 
     async def wait_turn(self, chat_id: int | None, priority: int = NORMAL) -> None:
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
         and count it as sent now."""
         pace = self._chat_pace(chat_id)
-        if pace is not None and chat_id is not None and self._reserve is not None:
-            await _sleep_until(await self._reserve(chat_id, pace.interval, time.time()))
-        elif pace is not None and chat_id is not None:
-            now = time.monotonic()
-            at = max(now, self._next_in_chat.get(chat_id, 0.0))
-            self._next_in_chat[chat_id] = at + pace.interval
-            if at > now:
-                await asyncio.sleep(at - now)
-            self._forget_quiet(now)
-        await self._overall_turn(priority)
+        if pace is not None and chat_id is not None:
+            await self._chat_turn(chat_id, pace, priority)
+        await self._overall_turn(URGENT if priority == REPLY else priority)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one
@@ -201,6 +240,52 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if chat_id is None:
             return None
         return self.limits.private if chat_id > 0 else self.limits.group
+
+    async def _chat_turn(self, chat_id: int, pace: Pace, priority: int) -> None:
+        """Wait for the chat's next slot; the most urgent waiting request takes each."""
+        now = time.monotonic()
+        lane = self._lanes.get(chat_id)
+        if lane is None and self._reserve is None and self._next_in_chat.get(chat_id, 0.0) <= now:
+            self._next_in_chat[chat_id] = now + pace.interval
+            self._forget_quiet(now)
+            return
+        if lane is None:
+            lane = self._lanes[chat_id] = _Lane()
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        lane.queue.append(_Waiting(priority, next(self._order), now, turn))
+        if lane.pump is None or lane.pump.done():
+            lane.pump = asyncio.get_running_loop().create_task(
+                self._serve_chat(chat_id, lane, pace)
+            )
+        await turn
+
+    async def _serve_chat(self, chat_id: int, lane: _Lane, pace: Pace) -> None:
+        """Hand out the chat's slots one per interval, each to the most urgent request
+        waiting when it opens (not to the first that asked), or every other slot at
+        most to one that has waited :data:`AGED` intervals: screens go first, and
+        replies still go."""
+        try:
+            while lane.queue:
+                if self._reserve is None:
+                    while (wait := self._next_in_chat.get(chat_id, 0.0) - time.monotonic()) > 0:
+                        await asyncio.sleep(wait)
+                turn = lane.take(AGED * pace.interval).turn
+                if turn.done():  # its caller was cancelled
+                    continue
+                if self._reserve is not None:
+                    await _sleep_until(await self._reserve(chat_id, pace.interval, time.time()))
+                else:
+                    self._next_in_chat[chat_id] = time.monotonic() + pace.interval
+                if not turn.done():
+                    turn.set_result(None)
+        finally:
+            if self._lanes.get(chat_id) is lane and not lane.queue:
+                del self._lanes[chat_id]
+
+    def waiting(self, chat_id: int) -> int:
+        """How many requests wait for the chat's next slot."""
+        lane = self._lanes.get(chat_id)
+        return 0 if lane is None else sum(not w.turn.done() for w in lane.queue)
 
     def _hold(self, chat_id: int | None, delay: float) -> None:
         """After a 429: the chat waits ``delay``, and the whole bot a moment too."""

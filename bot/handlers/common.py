@@ -19,11 +19,13 @@ from telegram.ext import (
     BaseHandler,
     CallbackQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot.callback import BadCallback, Move, Press, Verb, unpack
 from bot.context import Koloda, KolodaContext
+from bot.delivery import REQUEST, Request
 from bot.i18n import language_from_code, t
 from bot.render.common import esc, screen
 from bot.render.text import clean_name
@@ -232,3 +234,26 @@ def args_of(context: KolodaContext) -> list[str]:
     return list(context.args or [])
 
 
+async def note_request(update: Update, _: KolodaContext) -> None:
+    """Remember who asks what while the update is handled, so its replies coalesce with
+    those to the same request (:meth:`bot.delivery.Delivery.send`)."""
+    user = update.effective_user
+    if user is not None:
+        REQUEST.set(Request(user.id, request_kind(update)))
+
+
+def request_kind(update: Update) -> str:
+    """What an update asks for: a button's data, a command with its arguments (the
+    bot's name left out), or ``message``."""
+    if update.callback_query is not None:
+        return f"press {update.callback_query.data or ''}"
+    message = update.effective_message
+    words = (message.text or "").lower().split() if message is not None else []
+    if not words or not words[0].startswith("/"):
+        return "message"
+    return " ".join([words[0].partition("@")[0], *words[1:]])[:64]
+
+
+def requests() -> Handler:
+    """The first handler of every update (a group of its own, before the others)."""
+    return TypeHandler(Update, note_request)

@@ -337,19 +337,27 @@ async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -
         kol.delivery.show_ephemeral(session.id, MENU, menu, session.version)
         return
     query = update.callback_query
+    kol.delivery.spawn(_send_menu(kol, session, user.id, menu, query.id if query else None))
+
+
+async def _send_menu(
+    kol: Koloda, session: Session, user_id: int, menu: Screen, query_id: str | None
+) -> None:
+    """The creator's group menu as an ephemeral message (in the background: the group's
+    budget may be spent), else in their private chat."""
+    assert session.chat_id is not None
     try:
         await kol.delivery.send_ephemeral(
-            session.id, MENU, session.chat_id, user.id, menu, session.version,
-            query.id if query is not None else None,
+            session.id, MENU, session.chat_id, user_id, menu, session.version, query_id
         )
     except TelegramError as error:
         log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
-        kol.delivery.show(session.id, MENU, user.id, menu, session.version, urgent=True)
+        kol.delivery.show(session.id, MENU, user_id, menu, session.version, urgent=True)
 
 
 async def close_menu(kol: Koloda, session: Session) -> None:
     """The creator's group menu is done with (back to the lobby, dealt, cancelled)."""
-    await kol.delivery.delete_ephemeral(session.id, MENU)
+    kol.delivery.spawn(kol.delivery.delete_ephemeral(session.id, MENU))
 
 
 async def on_levels(kol: Koloda, update: Update, press: Computers | VersusComputer) -> str | None:
@@ -425,12 +433,23 @@ async def on_type_value(kol: Koloda, update: Update, press: TypeValue) -> str | 
              low=str(low), high=str(high))
     if group:  # only the creator gets the reply field: the prompt mentions them
         text = f"{mention(session.seats[session.seat_of(user.id) or 0], lang)} {text}"
-    message_id = await kol.delivery.ask(chat_id, text, f"{low}–{high}")
-    if message_id is not None:
-        await kol.messages.posted(
-            session.id, f"{PROMPT}{press.name}", chat_id, message_id, session.version
-        )
+    kol.delivery.spawn(_ask(kol, session, press.name, chat_id, text, f"{low}–{high}"))
     return None
+
+
+async def _ask(
+    kol: Koloda, session: Session, name: str, chat_id: int, text: str, placeholder: str
+) -> None:
+    """Post the "type a value" prompt (in the background: the chat's budget may be
+    spent) and remember it as the session's ``prompt:<name>`` message."""
+    try:
+        message_id = await kol.delivery.ask(chat_id, text, placeholder)
+    except TelegramError as error:
+        log.warning("the prompt for %s was not sent: %s", name, error)
+        return
+    if message_id is not None:
+        await kol.messages.posted(session.id, f"{PROMPT}{name}", chat_id, message_id,
+                                  session.version)
 
 
 async def on_typed_value(update: Update, context: KolodaContext) -> None:
@@ -477,7 +496,7 @@ async def on_typed_value(update: Update, context: KolodaContext) -> None:
         reply(kol, update, refusal_text(lang, refusal))
         return
     await kol.messages.forget(session.id, f"{PROMPT}{name}")
-    await kol.delivery.delete(message.chat.id, asked.message_id)  # answered: out of the way
+    kol.delivery.spawn(kol.delivery.delete(message.chat.id, asked.message_id))  # answered
     await settings_changed(kol, update, changed)
 
 

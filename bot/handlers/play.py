@@ -23,6 +23,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
+from bot.limiter import NORMAL
 from bot.render.common import Button, Screen, screen
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
@@ -40,7 +41,7 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
             # picture was delivered, or an edit was lost; draw the table and that hand again
             session = await kol.manager.get(move.session)
             await kol.presenter.refresh(session)
-            await redraw_hand(kol, update, session)
+            kol.delivery.spawn(redraw_hand(kol, update, session))
         raise
     await kol.presenter.on_outcome(outcome)
     return None
@@ -48,7 +49,8 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
 
 async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
     """Draw the hand a stale press came from afresh: the private chat's message, or
-    in a group the presser's ephemeral hand (edited if it is kept, else sent anew)."""
+    in a group the presser's ephemeral hand (edited if it is kept, else sent anew: in
+    the background, ``Delivery.spawn``, as the group's budget may be spent)."""
     query, user = update.callback_query, current_user(update)
     seat = session.seat_of(user.id)
     if query is None or seat is None or session.status != "running":
@@ -70,7 +72,8 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         return
     try:
         await kol.delivery.send_ephemeral(
-            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id
+            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id,
+            priority=NORMAL,  # after the table's screen
         )
     except TelegramError as error:
         log.info("could not send the hand again (%s)", error)
@@ -101,7 +104,9 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
         return None
     lang = await user_lang(kol, user)  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    kol.delivery.spawn(_send_hand(kol, query, user, session, seat, hand))
+    sending = _send_hand(kol, query, user, session, seat, hand)
+    if not kol.delivery.spawn_once(("hand", session.id, user.id), sending):
+        return None  # pressed again while it is on its way: that one answers
     return ""
 
 
@@ -114,7 +119,7 @@ async def _send_hand(
     try:
         await kol.delivery.send_ephemeral(
             session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
-            session.version, query.id,
+            session.version, query.id, priority=NORMAL,  # after the table's screen
         )
     except TelegramError as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
-from telegram.error import BadRequest, NetworkError
+from telegram import CallbackQuery, Update
+from telegram.error import TelegramError
 from telegram.ext import CommandHandler
 
 from bot.callback import DealButton, MatchRecordButton
 from bot.context import Koloda, KolodaContext
-from bot.handlers.common import Handler, button, chat_lang, current_user, user_lang
+from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
+from bot.limiter import REPLY
 from bot.numbers import ascii_number
-from bot.render.common import MAX_CAPTION, esc, game_name, seat_name
+from bot.render.common import MAX_CAPTION, Screen, esc, game_name, seat_name
 from bot.render.record import match_record, record_filename, render_deal, render_history
 from bot.render.text import fit
 from sessions import Refusal
@@ -43,13 +44,25 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     lang = await user_lang(kol, user)
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
     if chat is not None and chat.id < 0:
-        try:
-            await kol.delivery.post_ephemeral(chat.id, user.id, shown, query.id)
-            return None
-        except (BadRequest, NetworkError) as error:
-            log.warning("ephemeral deal record not sent (%s); using the private chat", error)
+        posting = _post_deal(kol, query, chat.id, user.id, shown)
+        if not kol.delivery.spawn_once(("deal", session.id, deal_no, user.id), posting):
+            return None  # pressed again while it is on its way
+        return ""  # answered once it is sent
     kol.delivery.send(user.id, shown)
     return None
+
+
+async def _post_deal(
+    kol: Koloda, query: CallbackQuery, chat_id: int, user_id: int, shown: Screen
+) -> None:
+    """The deal record as an ephemeral message (in the background, after the group's
+    screens), else in the presser's private chat; the press answered once it is sent."""
+    try:
+        await kol.delivery.post_ephemeral(chat_id, user_id, shown, query.id, priority=REPLY)
+    except TelegramError as error:
+        log.warning("ephemeral deal record not sent (%s); using the private chat", error)
+        kol.delivery.send(user_id, shown)
+    await popup(query)
 
 
 async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton) -> str | None:
