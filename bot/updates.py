@@ -245,6 +245,10 @@ class KolodaApplication(Application):  # type: ignore[type-arg]
         if inbox is not None:
             inbox.handled(update.update_id)
 
+    def failures(self, update_id: int) -> int:
+        """How many tries of a recent update failed so far (0 once it succeeded)."""
+        return self._failures.get(update_id, 0)
+
     async def handle(self, update: Update) -> bool:
         """One try of ``update``: True if it is done with (handled, or a bug tried
         :data:`BUG_TRIES` times: acknowledge it), False if it should come again."""

@@ -219,7 +219,10 @@ class Database:
                 for _, future in batch:
                     if not future.done():
                         future.set_exception(error)
-                raise
+                if not isinstance(error, Exception):
+                    raise
+                # (BEGIN failed: the database is locked or gone) each caller has the
+                # error; raising it here too would be a second, unread traceback
 
     async def _commit_batch(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
         """One transaction for the whole batch; on a failure, each piece alone."""
