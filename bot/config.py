@@ -10,7 +10,8 @@ Webhook mode (instead of long polling): ``WEBHOOK_URL`` (the public HTTPS URL
 Telegram posts updates to), ``WEBHOOK_SECRET`` (required with it: Telegram's
 ``secret_token``, 1–256 characters of ``A-Za-z0-9_-``, sent back in every
 request's ``X-Telegram-Bot-Api-Secret-Token`` header) and ``PORT`` (where the
-bot listens, default 8080).
+bot listens, default 8080) and ``HOST`` (the address it binds to, default
+``0.0.0.0``: every interface).
 
 ``KOLODA_LEASE_SECONDS`` (default 30) is how long a worker's claim on a turn
 timer or a computer's turn stands before another worker may take the work over
@@ -35,6 +36,7 @@ DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_DATABASE_URL = "sqlite:///koloda.sqlite3"
 
 DEFAULT_PORT = 8080
+DEFAULT_HOST = "0.0.0.0"
 DEFAULT_LEASE_SECONDS = 30.0
 
 # "<bot id>:<secret>", as @BotFather hands it out.
@@ -59,6 +61,8 @@ class Settings:
     webhook_url: str | None = None
     webhook_secret: str | None = None
     port: int = DEFAULT_PORT
+    #: the address the webhook server binds to
+    host: str = DEFAULT_HOST
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     flood_scale: float = 1.0
 
@@ -119,6 +123,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         webhook_url=webhook_url,
         webhook_secret=webhook_secret,
         port=_port(env),
+        host=_host(env),
         lease_seconds=_lease(env),
         flood_scale=_flood_scale(env),
     )
@@ -159,6 +164,13 @@ def _port(env: Mapping[str, str]) -> int:
     if not raw.isdigit() or not 0 < int(raw) < 65536:
         raise ConfigError(f"PORT must be a TCP port number (1-65535), not {raw!r}")
     return int(raw)
+
+
+def _host(env: Mapping[str, str]) -> str:
+    raw = env.get("HOST", "").strip() or DEFAULT_HOST
+    if not re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", raw):
+        raise ConfigError(f"HOST must be an address or host name to bind to, not {raw!r}")
+    return raw
 
 
 def _lease(env: Mapping[str, str]) -> float:
