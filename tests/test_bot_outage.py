@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import updates
+from bot import delivery, updates
 from bot.i18n import t
 from bot.render.common import Screen
 from bot.updates import KolodaApplication
@@ -131,3 +131,24 @@ async def test_a_bug_is_confirmed_after_a_few_tries_with_one_error_line(
     monkeypatch.setattr(harness.kol.delivery, "send", send)
     await harness.command(ann, fake.private(ann).id, "/help")  # the queue goes on
     assert fake.last_message(ann.id, containing="/new")
+
+
+async def test_a_hand_telegram_refused_three_times_is_delivered_later(
+    harness: Harness, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.01)  # the same back-off, shorter
+    fake = harness.fake
+    table = await open_table(harness, started=False)
+    for user in (table.alice, table.bob):  # every private hand's first three sends fail
+        fake.fail_next(
+            "sendMessage", 500, "Internal Server Error", times=3,
+            when=lambda params, chat=user.id: params.get("chat_id") == chat,
+        )
+    await harness.press(table.alice, table.message, f"start:{table.session_id}")
+    first, _, _ = await mover(harness, table)
+    tries = fake.calls_of("sendMessage", first.id)
+    assert [c.ok for c in tries[-4:]] == [False, False, False, True]
+    hand = fake.last_message(first.id, containing="🃏")
+    assert hand is not None and move_data(hand)  # her turn's buttons reached her
+    assert len([m for m in fake.chat_messages(first.id) if "🃏" in m.text]) == 1  # once
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
