@@ -219,3 +219,26 @@ async def test_a_press_whose_commit_is_pending_is_not_confirmed(
         held.set()
     await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
     assert (await harness.kol.manager.get(1)).seat_of(ben.id) is not None
+
+
+async def test_a_handler_still_running_past_the_bound_does_not_hold_the_next_fetch(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    _bot(harness).inbox.bound = 0.2  # HOLD_BOUND, shortened
+    table = await open_table(harness, started=False)
+    fake.admins[table.group.id].add(table.bob.id)
+    gate = fake.gates["getChatMember"] = asyncio.Event()  # the admin check hangs
+    try:
+        fake.push_command(table.bob, table.group, "/cancel")
+        stuck = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.undelivered() == 0)
+        dan = fake.user("Dan")
+        fake.push_command(dan, fake.private(dan), "/help")  # another chat
+        await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == dan.id)
+        assert _bot(harness).inbox.open >= 1  # /cancel is still being handled
+    finally:
+        gate.set()
+    await harness.settle()
+    assert fake.confirmed >= stuck  # fetched past it meanwhile; it still committed
+    assert (await harness.kol.manager.get(table.session_id)).status == "cancelled"
