@@ -58,6 +58,8 @@ def _outage(error: BaseException) -> bool:
         return any(word in text for word in ("locked", "busy", "disk", "unable to open"))
     if isinstance(error, asyncpg.PostgresError):
         state = str(getattr(error, "sqlstate", "") or "")
+        if "not currently accepting connections" in str(error):  # ALLOW_CONNECTIONS false
+            return True
         return state.startswith(_PG_OUTAGE_CLASSES) or state in _PG_OUTAGE_STATES
     if isinstance(error, asyncpg.InterfaceError):
         return any(words in str(error).lower() for words in _GONE)

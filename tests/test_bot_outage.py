@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import delivery, updates
@@ -152,3 +153,41 @@ async def test_a_hand_telegram_refused_three_times_is_delivered_later(
     assert hand is not None and move_data(hand)  # her turn's buttons reached her
     assert len([m for m in fake.chat_messages(first.id) if "🃏" in m.text]) == 1  # once
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+async def test_a_move_pressed_while_postgres_refuses_connections_counts_once_afterwards(
+    fake: FakeTelegram, db_dir: Path, pg_database: str, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(updates, "RETRY_FIRST", 0.05)
+    monkeypatch.setattr(updates, "RETRY_CAP", 0.2)
+    harness = await start_harness(
+        fake, db_dir / "unused.sqlite3", RandomComputer(), database_url=pg_database
+    )
+    name = pg_database.rsplit("/", 1)[1]
+    admin = await asyncpg.connect(pg_database.rsplit("/", 1)[0] + "/postgres")
+    try:
+        table = await open_table(harness)
+        first, _, version = await mover(harness, table)
+        hand = fake.last_message(first.id, containing="🃏")
+        assert hand is not None and move_data(hand)
+        # the server takes no new connections to the database and drops the bot's
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = $1 AND pid <> pg_backend_pid()", name,
+        )
+        fake.push_callback(first, fake.private(first), hand.message_id, move_data(hand)[0])
+        update_id = fake._updates[-1]["update_id"]
+        await _failed(harness, update_id, 3)
+        assert fake.confirmed < update_id
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        await harness.settle()
+        session = await harness.kol.manager.get(table.session_id)
+        assert session.version > version and session.moves == 1
+        assert fake.confirmed >= update_id
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        await admin.close()
+        await harness.stop()
