@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -17,6 +18,7 @@ from bot import delivery, updates
 from bot.i18n import t
 from bot.render.common import Screen
 from bot.updates import KolodaApplication
+from sessions import manager as manager_module
 from storage import database
 from storage.outage import unavailable
 from tests.conftest import RandomComputer
@@ -190,4 +192,58 @@ async def test_a_move_pressed_while_postgres_refuses_connections_counts_once_aft
     finally:
         await admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         await admin.close()
+        await harness.stop()
+
+
+class GatedComputer(RandomComputer):
+    """RandomComputer that thinks until ``gate`` opens (a hard position)."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.asked = 0
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        """The usual random move, once the gate is open."""
+        self.asked += 1
+        await self.gate.wait()
+        return await super().choose(game_id, view, level, seed)
+
+
+async def test_a_computer_move_the_locked_database_refused_is_made_afterwards(
+    fake: FakeTelegram, db_dir: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(manager_module, "OUTAGE_PAUSE", 0.05)
+    computer = GatedComputer()
+    path = db_dir / "koloda.sqlite3"
+    harness = await start_harness(fake, path, computer)
+    try:
+        vera = fake.user("Vera")
+        await harness.command(vera, fake.private(vera).id, "/new fifteen")
+        lobby = fake.last_message(vera.id)
+        assert lobby is not None
+        await harness.press(vera, lobby, "vs:1")
+        query = fake.push_press(vera, lobby, "comp:1:easy")
+        await fake.answer(query)
+        async with asyncio.timeout(30):
+            while True:  # Vera moves until the computer is thinking
+                session = await harness.kol.manager.get(1)
+                if computer.asked:
+                    break
+                hand = fake.last_message(vera.id, containing="🃏")
+                if hand is not None and session.to_move == 0 and move_data(hand):
+                    await harness.press(vera, hand, move_data(hand)[0])
+                await asyncio.sleep(0.01)
+        before = (await harness.kol.manager.get(1)).moves
+        with locked(path):
+            computer.gate.set()  # it has chosen; its commit meets the lock
+            async with asyncio.timeout(30):
+                while not any("waits for the database" in r.getMessage()
+                              for r in caplog.records):
+                    await asyncio.sleep(0.01)
+        await harness.settle()
+        assert (await harness.kol.manager.get(1)).moves > before  # played after all
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    finally:
         await harness.stop()
