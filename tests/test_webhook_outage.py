@@ -16,7 +16,9 @@ from aiohttp import ClientSession
 from bot import webhook
 from bot.app import build_application
 from bot.config import ConfigError, load_settings
+from bot.context import KolodaApp
 from bot.limiter import Limits
+from bot.render.common import Screen
 from bot.webhook import HEALTH_PATH, SECRET_HEADER, serve
 from storage import database
 from tests.conftest import RandomComputer
@@ -36,7 +38,8 @@ UPDATE = {
 class Served:
     """The running webhook bot: its update URL, health URL, port and database file."""
 
-    def __init__(self, url: str, port: int, database: Path) -> None:
+    def __init__(self, url: str, port: int, database: Path, app: KolodaApp) -> None:
+        self.app = app
         self.url = url
         self.health = f"http://127.0.0.1:{port}{HEALTH_PATH}"
         self.port = port
@@ -58,7 +61,7 @@ async def served(
     stop = asyncio.Event()
     task = asyncio.get_running_loop().create_task(serve(app, settings, stop))
     await fake.wait_until(lambda: fake.webhook is not None, timeout=30)
-    yield Served(f"http://127.0.0.1:{port}{settings.webhook_path}", port, path)
+    yield Served(f"http://127.0.0.1:{port}{settings.webhook_path}", port, path, app)
     stop.set()
     await asyncio.wait_for(task, 30)
 
@@ -101,6 +104,29 @@ async def test_an_update_is_answered_503_while_the_database_is_locked_and_200_af
     async with ClientSession() as client, client.get(served.health) as health:
         assert health.status == 200
     assert not _errors(caplog)
+
+
+async def test_a_bug_is_answered_200_on_its_third_try_with_one_error_line(
+    fake: FakeTelegram, served: Served, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kol = served.app.bot_data.koloda
+    assert kol is not None
+    send = kol.delivery.send
+
+    def broken(chat_id: int, screen: Screen, *, urgent: bool = True) -> None:
+        if "/new" in screen.text:  # /help's answer (the error reply goes through)
+            raise ZeroDivisionError("a bug in /help")
+        send(chat_id, screen, urgent=urgent)
+
+    monkeypatch.setattr(kol.delivery, "send", broken)
+    ann = fake.user("Ann")
+    fake.push_webhooks([served.url])
+    poison = fake.push_command(ann, fake.private(ann), "/help")["update_id"]
+    await fake.wait_until(lambda: fake.confirmed >= poison, timeout=30)
+    assert [s for u, _, s in fake.webhook_posts if u == poison] == [503, 503, 200]
+    errors = _errors(caplog)
+    assert len(errors) == 1 and errors[0].exc_info is not None
 
 
 async def test_a_connection_that_sends_its_headers_slowly_is_dropped(served: Served) -> None:
