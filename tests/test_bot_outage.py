@@ -233,7 +233,10 @@ async def test_a_computer_move_the_locked_database_refused_is_made_afterwards(
                     break
                 hand = fake.last_message(vera.id, containing="🃏")
                 if hand is not None and session.to_move == 0 and move_data(hand):
-                    await harness.press(vera, hand, move_data(hand)[0])
+                    # (not harness.press: settling would wait for the thinking computer)
+                    await fake.answer(fake.push_press(vera, hand, move_data(hand)[0]))
+                    while (await harness.kol.manager.get(1)).to_move == 0:
+                        await asyncio.sleep(0.01)
                 await asyncio.sleep(0.01)
         before = (await harness.kol.manager.get(1)).moves
         with locked(path):
