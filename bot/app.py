@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -32,7 +33,7 @@ from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
 from bot.limiter import FloodLimiter, Limits
 from bot.present import Presenter
-from bot.updates import KolodaApplication, KolodaBot
+from bot.updates import KolodaApplication, KolodaBot, KolodaUpdater
 from sessions import Computer, Messages, Preferences, SessionManager
 from sessions.preferences import SHARED_TTL
 from storage import DatabaseUnusable
@@ -88,18 +89,20 @@ def build_application(
         get_updates_request=HTTPXRequest(connection_pool_size=2, read_timeout=30.0),
         rate_limiter=FloodLimiter(limits),
     )
+    # typed loosely: PTB's builder changes its type parameters with every call
+    builder: Any = ApplicationBuilder().application_class(KolodaApplication)
+    if settings.webhook_url is not None:
+        builder = builder.bot(bot).updater(None)  # bot.webhook's server receives the updates
+    else:
+        builder = builder.updater(KolodaUpdater(bot, asyncio.Queue()))
     builder = (
-        ApplicationBuilder()
-        .application_class(KolodaApplication)
-        .bot(bot)
+        builder
         .context_types(CONTEXT_TYPES)
         .concurrent_updates(CONCURRENT_UPDATES)
         .post_init(startup)
         .post_stop(deliver_pending)
         .post_shutdown(shutdown)
     )
-    if settings.webhook_url is not None:
-        builder = builder.updater(None)  # bot.webhook's server receives the updates
     app: KolodaApp = builder.build()
     app.bot_data.settings = settings
     app.bot_data.computer = computer

@@ -10,7 +10,8 @@ Webhook mode (instead of long polling): ``WEBHOOK_URL`` (the public HTTPS URL
 Telegram posts updates to), ``WEBHOOK_SECRET`` (required with it: Telegram's
 ``secret_token``, 1–256 characters of ``A-Za-z0-9_-``, sent back in every
 request's ``X-Telegram-Bot-Api-Secret-Token`` header) and ``PORT`` (where the
-bot listens, default 8080).
+bot listens, default 8080) and ``HOST`` (the address it binds to, default
+``0.0.0.0``: every interface).
 
 ``KOLODA_LEASE_SECONDS`` (default 30) is how long a worker's claim on a turn
 timer or a computer's turn stands before another worker may take the work over
@@ -41,6 +42,7 @@ DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_DATABASE_URL = "sqlite:///koloda.sqlite3"
 
 DEFAULT_PORT = 8080
+DEFAULT_HOST = "0.0.0.0"
 DEFAULT_LEASE_SECONDS = 30.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -72,6 +74,8 @@ class Settings:
     webhook_url: str | None = None
     webhook_secret: str | None = None
     port: int = DEFAULT_PORT
+    #: the address the webhook server binds to
+    host: str = DEFAULT_HOST
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     flood_scale: float = 1.0
     log_level: str = "INFO"
@@ -141,6 +145,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         webhook_url=webhook_url,
         webhook_secret=webhook_secret,
         port=_port(env),
+        host=_host(env),
         lease_seconds=_lease(env),
         flood_scale=_flood_scale(env),
         log_level=_log_level(env),
@@ -187,6 +192,13 @@ def _port(env: Mapping[str, str]) -> int:
     if port is None or not 0 < port < 65536:
         raise ConfigError(f"PORT must be a TCP port number (1-65535), not {raw!r}")
     return port
+
+
+def _host(env: Mapping[str, str]) -> str:
+    raw = env.get("HOST", "").strip() or DEFAULT_HOST
+    if not re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", raw):
+        raise ConfigError(f"HOST must be an address or host name to bind to, not {raw!r}")
+    return raw
 
 
 def _lease(env: Mapping[str, str]) -> float:

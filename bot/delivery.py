@@ -48,6 +48,7 @@ from bot.limiter import LATER, NORMAL, REPLY, URGENT, FloodLimiter
 from bot.render.common import MAX_CAPTION, MAX_TEXT, Screen
 from bot.render.text import plain_text
 from storage import MessageRef
+from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -59,6 +60,13 @@ MAX_SLOTS = 2048
 #: n-th retry (n × this many seconds).
 EDIT_TRIES = 3
 RETRY_PAUSE = 0.5
+#: A screen Telegram did not take is delivered again after 1, 2, 4 … seconds, at
+#: most this many.
+RETRY_FIRST = 1.0
+RETRY_CAP = 30.0
+#: Tries of one screen before it is left to the slot's next one (or a restart,
+#: which draws every message that is behind).
+RETRY_TRIES = 12
 #: Seconds a screen that is not urgent for its viewer (a player's own hand right
 #: after their move: they know what they played, and the table shows it) may wait
 #: for a newer one, so at a brisk table it goes out together with their next
@@ -194,6 +202,7 @@ class _Slot:
     lookup: bool = False
     # none is stored (one worker: nobody else can send one, so it stays so)
     absent: bool = False
+    failures: int = 0  # deliveries Telegram failed to take in a row (the back-off)
 
 
 class Delivery:
@@ -619,13 +628,16 @@ class Delivery:
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:
                     return
-                if self._leased(slot):
-                    if not await self._deliver_leased(slot, screen, version):
+                try:
+                    if not await self._deliver_taken(slot, screen, version):
                         return
+                except Exception as error:
+                    if not _retried(error) or slot.failures >= RETRY_TRIES:
+                        slot.failures = 0
+                        raise
+                    await self._again(slot, screen, version, error)
                     continue
-                if not await self._deliver(slot, screen, version):
-                    return
-                await self._shown(slot, version)
+                slot.failures = 0
         except Exception as error:
             if _in_transit(error) or isinstance(error, TelegramError):
                 # Telegram unreachable or refusing: the slot's next screen tries again
@@ -652,6 +664,42 @@ class Delivery:
         slot.chat_id, slot.ephemeral_for = ref.chat_id, ref.receiver
         slot.message_id, slot.loaded = ref.message_id, True
         return True
+
+    async def _deliver_taken(self, slot: _Slot, screen: Screen, version: int) -> bool:
+        """Deliver the screen taken from the slot; False when the chat is closed to us."""
+        if self._leased(slot):
+            return await self._deliver_leased(slot, screen, version)
+        if not await self._deliver(slot, screen, version):
+            return False
+        await self._shown(slot, version)
+        return True
+
+    async def _again(self, slot: _Slot, screen: Screen, version: int, error: Exception) -> None:
+        """Telegram did not take ``screen``: deliver it (or a newer one) again after
+        1, 2, 4 … seconds (at most :data:`RETRY_CAP`; sooner when delivery is flushed).
+        An edit is always safe to make again; a send that got an answer (a 5xx) was
+        not carried out; a send lost on the way may have arrived — then the message
+        shown before it (if any) is edited instead of posting a second one, and only a
+        screen with no message at all is posted again (a player must not be left
+        without the buttons of her turn)."""
+        slot.failures += 1
+        delay = min(RETRY_FIRST * 2 ** (slot.failures - 1), RETRY_CAP)
+        if slot.repost and isinstance(error, NetworkError) and not _answered(error):
+            slot.repost = slot.message_id is None  # the old message takes it instead
+        if slot.pending is None or slot.pending_version < version:
+            slot.pending, slot.pending_version = screen, version
+        log.warning(
+            "delivering %s/%s failed (%s); again in %.0f s",
+            slot.session_id, slot.purpose, " ".join(str(error).split()) or type(error).__name__,
+            delay,
+        )
+        slot.hurry = hurry = asyncio.Event()
+        try:
+            await asyncio.wait_for(hurry.wait(), delay)
+        except TimeoutError:
+            pass
+        finally:
+            slot.hurry = None
 
     async def _hold(self, slot: _Slot) -> None:
         """Wait ``slot.wait`` seconds, or less if a screen that may not wait arrives."""
@@ -910,6 +958,12 @@ async def _before_next_try(attempt: int, error: NetworkError, what: str) -> None
         raise error
     log.info("%s failed in transit (%s); again", what, error)
     await asyncio.sleep(RETRY_PAUSE * attempt)
+
+
+def _retried(error: Exception) -> bool:
+    """True for a delivery Telegram failed to take (a 5xx, a timeout, a lost
+    connection) or the store failed to record: it is made again later."""
+    return _in_transit(error) or (not isinstance(error, TelegramError) and unavailable(error))
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -59,6 +59,7 @@ from storage import (
     rated_match,
     replay,
 )
+from storage.outage import unavailable
 from storage.ratings import LEADERBOARD_LIMIT
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,10 @@ TIDY_EVERY = 600.0
 TIMEOUTS_TO_HAND_OVER = 3
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
+#: Seconds before background work (a computer's turn, an expired timer) that the
+#: store could not take is tried again, doubled each time up to the cap.
+OUTAGE_PAUSE = 1.0
+OUTAGE_PAUSE_CAP = 30.0
 OPEN = ("lobby", "running")
 #: The key of a finished match's result that names its rematch.
 REMATCH = "rematch"
@@ -964,7 +969,7 @@ class SessionManager:
         else:
             self._background.timers.disarm(session.id)
         if _computer_to_move(session) is not None and session.id not in self._computer_turns:
-            task = self._background.spawn(self._play_computers(session.id))
+            task = self._background.spawn(self._through_outages(session.id))
             self._computer_turns[session.id] = task
 
     # ------------------------------------------------------------ background
@@ -973,7 +978,37 @@ class SessionManager:
         self._background.spawn(self._expire_quietly(session_id, version))
 
     async def _expire_quietly(self, session_id: int, version: int) -> None:
-        await self.expire(session_id, version)
+        pause = OUTAGE_PAUSE
+        while True:
+            try:
+                await self.expire(session_id, version)
+                return
+            except Exception as error:
+                if not unavailable(error):
+                    raise
+                log.warning("turn timer of session %s waits for the database: %s", session_id,
+                            error)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, OUTAGE_PAUSE_CAP)
+
+    async def _through_outages(self, session_id: int) -> None:
+        """Play the computer seats to move; after a store outage, again (1, 2, 4 … s)
+        unless another task took them up meanwhile."""
+        pause = OUTAGE_PAUSE
+        while True:
+            try:
+                await self._play_computers(session_id)
+                return
+            except Exception as error:
+                if not unavailable(error):
+                    raise
+                log.warning("computer turn of session %s waits for the database: %s",
+                            session_id, error)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, OUTAGE_PAUSE_CAP)
+            task = asyncio.current_task()
+            if self._computer_turns.setdefault(session_id, task) is not task:  # type: ignore[arg-type]
+                return
 
     async def _claim(self, session: Session) -> bool:
         """This worker's lease on the session's background work at its version."""

@@ -72,6 +72,7 @@ class Database:
         claim: str | None = None,
     ) -> None:
         self._claim = claim
+        self._path: str | None = None  # the file (None: in memory)
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
@@ -111,6 +112,7 @@ class Database:
                 raise DatabaseUnusable(_unusable(path, error)) from None
             raise
         db = cls(writer, reader, claim)
+        db._path = None if path == MEMORY else path
         try:
             await db._migrate()
         except BaseException as error:
@@ -130,6 +132,15 @@ class Database:
             await self._writer.close()
         _release(self._claim)
         self._claim = None
+
+    async def ping(self, timeout: float) -> None:
+        """Raise if the file cannot take a write within ``timeout`` seconds (locked by
+        another process, unreadable, gone): an empty write transaction on a connection
+        of its own, in a thread, so the writer is never left inside one."""
+        if self._path is None:
+            await self.fetchone("SELECT 1")
+            return
+        await asyncio.to_thread(_writable, self._path, timeout)
 
     @property
     def schema_version(self) -> int:
@@ -219,7 +230,10 @@ class Database:
                 for _, future in batch:
                     if not future.done():
                         future.set_exception(error)
-                raise
+                if not isinstance(error, Exception):
+                    raise
+                # (BEGIN failed: the database is locked or gone) each caller has the
+                # error; raising it here too would be a second, unread traceback
 
     async def _commit_batch(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
         """One transaction for the whole batch; on a failure, each piece alone."""
@@ -331,6 +345,17 @@ def _check(path: str) -> None:
         if current > len(MIGRATIONS):
             raise DatabaseUnusable(f"the database {path} {_newer(current)}")
         connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    finally:
+        connection.close()
+
+
+def _writable(path: str, timeout: float) -> None:
+    """Take the file's write lock and give it back at once (raises if it cannot)."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=rw"  # never creates a missing file
+    connection = sqlite3.connect(uri, isolation_level=None, timeout=timeout, uri=True)
+    try:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("ROLLBACK")
     finally:

@@ -168,6 +168,11 @@ class PostgresStore:
             raise
         return store
 
+    async def ping(self, timeout: float) -> None:
+        """A connection from the pool answers a query within ``timeout`` seconds."""
+        async with self.pool.acquire(timeout=timeout) as connection:
+            await connection.fetchval("SELECT 1", timeout=timeout)
+
     async def close(self) -> None:
         """Wait for the connections in use and close the pool."""
         await self.pool.close()

@@ -58,6 +58,11 @@ class Store(Protocol):
         """Finish pending writes and release the connections."""
         ...
 
+    async def ping(self, timeout: float) -> None:
+        """Check, within ``timeout`` seconds, that the store can take a write now;
+        raise (a driver error, OSError or TimeoutError) if it cannot."""
+        ...
+
     # ------------------------------------------------------------ sessions
 
     async def create_session(

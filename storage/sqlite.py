@@ -116,6 +116,10 @@ class SqliteStore:
         """Open (creating and migrating if needed) the file named by ``url``."""
         return cls(await Database.open(url))
 
+    async def ping(self, timeout: float) -> None:
+        """The file takes a write lock within ``timeout`` (see :meth:`Database.ping`)."""
+        await self.db.ping(timeout)
+
     async def close(self) -> None:
         """Finish pending writes and close the file."""
         await self.db.close()

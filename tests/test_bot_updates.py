@@ -85,19 +85,39 @@ async def test_a_press_is_confirmed_without_waiting_for_its_answer(harness: Harn
 
 def test_inbox_settles_when_every_update_of_the_batch_is_handled() -> None:
     async def scenario() -> None:
-        inbox = Inbox(slow=0.01)
+        inbox = Inbox(bound=3600.0)
         await inbox.settled()  # nothing fetched yet
         inbox.received([5, 6])
         inbox.handled(5)
         waiter = asyncio.ensure_future(inbox.settled())
         await asyncio.sleep(0.05)
-        assert not waiter.done()  # 6 is still running: never given up
+        assert not waiter.done()  # 6 is still running, within the bound
         inbox.handled(99)  # not of this batch: changes nothing
         await asyncio.sleep(0.05)
         assert not waiter.done()
         inbox.handled(6)
         await asyncio.wait_for(waiter, 1)
         assert inbox.open == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_update_lets_the_fetch_go_and_a_failing_one_holds_it() -> None:
+    async def scenario() -> None:
+        inbox = Inbox(bound=0.05)
+        inbox.received([7, 8])
+        inbox.failing(8)  # the store could not take it: it is being retried
+        waiter = asyncio.ensure_future(inbox.settled())
+        await asyncio.sleep(0.3)  # 7 has run past the bound; 8 still fails
+        assert not waiter.done()
+        assert inbox.offset(9) == 8  # a fetch now would not confirm 8
+        inbox.handled(8)
+        await asyncio.wait_for(waiter, 1)  # 7, still running, no longer holds it
+        assert inbox.open == 1 and inbox.offset(9) == 9
+        inbox.failing(7)
+        inbox.stop()  # polling stops: 7 stays unconfirmed, and holds nothing
+        await asyncio.wait_for(inbox.settled(), 1)
+        assert inbox.offset(9) == 7
 
     asyncio.run(scenario())
 
@@ -199,3 +219,26 @@ async def test_a_press_whose_commit_is_pending_is_not_confirmed(
         held.set()
     await fake.wait_until(lambda: fake.confirmed >= update_id, timeout=5)
     assert (await harness.kol.manager.get(1)).seat_of(ben.id) is not None
+
+
+async def test_a_handler_still_running_past_the_bound_does_not_hold_the_next_fetch(
+    harness: Harness,
+) -> None:
+    fake = harness.fake
+    _bot(harness).inbox.bound = 0.2  # HOLD_BOUND, shortened
+    table = await open_table(harness, started=False)
+    fake.admins[table.group.id].add(table.bob.id)
+    gate = fake.gates["getChatMember"] = asyncio.Event()  # the admin check hangs
+    try:
+        fake.push_command(table.bob, table.group, "/cancel")
+        stuck = _last_update_id(fake)
+        await fake.wait_until(lambda: fake.undelivered() == 0)
+        dan = fake.user("Dan")
+        fake.push_command(dan, fake.private(dan), "/help")  # another chat
+        await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == dan.id)
+        assert _bot(harness).inbox.open >= 1  # /cancel is still being handled
+    finally:
+        gate.set()
+    await harness.settle()
+    assert fake.confirmed >= stuck  # fetched past it meanwhile; it still committed
+    assert (await harness.kol.manager.get(table.session_id)).status == "cancelled"

@@ -12,11 +12,12 @@ from bot.callback import Language
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
 from bot.handlers.lobby import chat_session, show_menu
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, language_from_code, t
 from bot.render.common import Button, game_name, screen
 from bot.render.lobby import settings_lines
 from games import REGISTRY
 from sessions import TABLE
+from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
@@ -94,8 +95,11 @@ async def on_my_member(update: Update, context: KolodaContext) -> None:
 
 
 async def on_error(update: object, context: KolodaContext) -> None:
-    """Log the error — a Telegram outage as one WARNING line, a bug with its traceback —
-    and tell the user politely, never with a traceback."""
+    """Log the error — a Telegram outage or an unavailable store as one WARNING line, a
+    bug with its traceback — and tell the user politely, never with a traceback.
+
+    An update the store could not take is handled again once it is back
+    (bot/updates.py), so its user hears of the failure once, here."""
     error = context.error
     if update is None and isinstance(error, Conflict):  # a failed getUpdates (polling goes on)
         log.error("another process is polling Telegram with this token: %s", error)
@@ -103,13 +107,22 @@ async def on_error(update: object, context: KolodaContext) -> None:
         log.warning("polling for updates failed (trying again): %s", error)
     elif isinstance(error, NetworkError) and type(error).__name__ in ("NetworkError", "TimedOut"):
         log.warning("the Bot API could not be reached while handling an update: %s", error)
+    elif error is not None and unavailable(error):
+        log.warning(
+            "the database is unavailable; update %s is kept and handled again: %s",
+            getattr(update, "update_id", "?"), " ".join(str(error).split()) or type(error).__name__,
+        )
     else:
         log.error("error handling an update", exc_info=error)
     if not isinstance(update, Update):
         return
     try:
         kol = context.koloda
-        lang = await chat_lang(kol, update)
+        try:
+            lang = await chat_lang(kol, update)
+        except Exception:  # the store that failed the update may fail this too
+            user = update.effective_user
+            lang = language_from_code(user.language_code if user else None)
         if update.callback_query is not None:
             await popup(update.callback_query, t(lang, "error-generic"))
         elif update.effective_message is not None:

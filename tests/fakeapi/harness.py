@@ -118,9 +118,11 @@ async def start_harness(
     computer: Computer,
     limits: Limits | None = None,
     defer: float = 0.0,
+    database_url: str | None = None,
 ) -> Harness:
-    """Build the bot against ``fake`` and start polling (no flood limits unless given)."""
-    settings = Settings(fake.token, fake.api_url, f"sqlite:///{database}")
+    """Build the bot against ``fake`` and start polling (no flood limits unless given),
+    on the SQLite file ``database`` or at ``database_url``."""
+    settings = Settings(fake.token, fake.api_url, database_url or f"sqlite:///{database}")
     app = build_application(
         settings, computer, limits=limits or Limits.off(), defer=defer
     )
