@@ -662,11 +662,10 @@ LIMITED_HEADER = (
 )
 
 
-async def run_limited(
-    game: str, count: int, seconds: float, think: float, workdir: Path, seed: int
-) -> LimitedResult:
-    """The bot with its pacing on against a fake enforcing Telegram's limits, and
-    ``count`` tables of humans who think ``think`` s on average per move."""
+async def _paced(
+    database: Path,
+) -> tuple[FakeTelegram, Budget, Traffic, BotProcess]:
+    """A fake Bot API enforcing Telegram's limits, and the bot with its pacing on."""
     fake = FakeTelegram(
         flood=FloodLimits(
             group_per_minute=20, private_per_second=1, private_burst=3, overall_per_second=30
@@ -674,11 +673,21 @@ async def run_limited(
     )
     fake.keep_calls = False
     await fake.start()
-    stats, budget = Stats(), Budget()
-    traffic = Traffic(fake, stats)
+    budget = Budget()
+    traffic = Traffic(fake, Stats())
     fake.listeners.append(budget.count)
-    database = workdir / f"limited-{game}-{count}.sqlite3"
     bot = await BotProcess.start(fake, database, limits=True)
+    return fake, budget, traffic, bot
+
+
+async def run_limited(
+    game: str, count: int, seconds: float, think: float, workdir: Path, seed: int
+) -> LimitedResult:
+    """The bot with its pacing on against a fake enforcing Telegram's limits, and
+    ``count`` tables of humans who think ``think`` s on average per move."""
+    fake, budget, traffic, bot = await _paced(
+        workdir / f"limited-{game}-{count}.sqlite3"
+    )
     rng = random.Random(seed)
     try:
         tables = [
@@ -830,18 +839,7 @@ async def run_abuse(
     """``count`` King tables with the limits on (as :func:`run_limited`), each group
     asking /help every 20 s on average; with ``flooded``, the first table's creator
     floods her group with commands and presses, 10 a second."""
-    fake = FakeTelegram(
-        flood=FloodLimits(
-            group_per_minute=20, private_per_second=1, private_burst=3, overall_per_second=30
-        )
-    )
-    fake.keep_calls = False
-    await fake.start()
-    stats, budget = Stats(), Budget()
-    traffic = Traffic(fake, stats)
-    fake.listeners.append(budget.count)
-    database = workdir / f"abuse-{flooded}.sqlite3"
-    bot = await BotProcess.start(fake, database, limits=True)
+    fake, budget, traffic, bot = await _paced(workdir / f"abuse-{flooded}.sqlite3")
     rng = random.Random(seed)
     ProbedTable.help_start = _help_start()
     try:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot import delivery
 from tests.fake_telegram import NOT_MODIFIED, FakeChat, FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness
 
@@ -261,18 +262,28 @@ async def test_an_edit_lost_on_the_way_is_made_again(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Delivery's back-off, the same number of tries, in hundredths of a second."""
+    monkeypatch.setattr(delivery, "RETRY_PAUSE", 0.001)
+    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.001)
+    monkeypatch.setattr(delivery, "RETRY_CAP", 0.01)
+
+
+@pytest.mark.usefixtures("quick_retries")
+async def test_an_edit_lost_every_time_is_tried_with_back_off_then_the_next_move_shows(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = harness.fake
     table, _, before = await move_losing_table_edits(harness, caplog, lost=99)
     warned = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warned) == 1
-    assert warned[0].getMessage().startswith(f"delivering {table.session_id}/table failed: ")
-    assert warned[0].exc_info is None  # one line, no traceback
+    assert len(warned) == delivery.RETRY_TRIES + 1  # each pause, and giving up
+    assert warned[-1].getMessage().startswith(f"delivering {table.session_id}/table failed: ")
+    assert all(r.exc_info is None for r in warned)  # one line each, no traceback
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     lost = [c for c in fake.calls_of("editMessageText", table.group.id) if not c.ok]
-    assert len(lost) == 3  # three tries, then it waits for the next picture
+    # every try, then it waits for the next picture
+    assert len(lost) == (delivery.RETRY_TRIES + 1) * delivery.EDIT_TRIES
     assert table.message.text == before
     fake._injected.clear()
     second, _, _ = await mover(harness, table)
@@ -284,11 +295,12 @@ async def test_an_edit_lost_every_time_is_given_up_and_the_next_move_shows(
     assert edits[-1].ok and table.message.text == edits[-1].params["text"] != before
 
 
+@pytest.mark.usefixtures("quick_retries")
 async def test_pressing_again_after_lost_edits_draws_the_table_again(harness: Harness) -> None:
     fake = harness.fake
     table = await open_table(harness)
     first, _, version = await mover(harness, table)
-    fake.drop_next("editMessageText", times=99)  # the move's every edit is lost
+    fake.drop_next("editMessageText", times=999)  # the move's every edit is lost
     hand = fake.last_message(first.id, containing="🃏")
     assert hand is not None
     data = move_data(hand)[0]

@@ -22,17 +22,14 @@ from typing import Any
 
 import asyncpg
 import pytest
-from telegram.error import TelegramError
 
-from bot.app import build_application, startup
-from bot.config import Settings
-from bot.limiter import Limits
+from bot.context import KolodaApp
 from storage import open_store
 from storage.postgres import PostgresStore, _init_connection
 from storage.sqlite import SqliteStore
 from storage.tables import TABLES, Table
 from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.fakeapi.harness import Harness
+from tests.fakeapi.harness import Harness, start_harness
 
 #: Tables whose size grows with every match ever played.
 GROWING = ("sessions", "seats", "moves", "results", "ratings", "rating_changes")
@@ -141,19 +138,16 @@ class Recorder:
 
 
 async def start_bot(fake: FakeTelegram, url: str, recorder: Recorder) -> Harness:
-    """The bot polling ``fake`` on ``url`` (as tests.fakeapi.harness does), its store
-    wired to ``recorder``."""
-    app = build_application(
-        Settings(fake.token, fake.api_url, url), FirstLegal(), limits=Limits.off(), defer=0.0
-    )
-    await app.initialize()
-    await startup(app)
-    store = app.bot_data.koloda.manager.store  # type: ignore[union-attr]
-    if isinstance(store, SqliteStore):
-        for connection in (store.db._writer, store.db._reader):
-            if connection is not None:
-                await connection.set_trace_callback(recorder.traced)
-    else:
+    """The bot polling ``fake`` on ``url``, its store wired to ``recorder``."""
+
+    async def record(app: KolodaApp) -> None:
+        assert app.bot_data.koloda is not None
+        store = app.bot_data.koloda.manager.store
+        if isinstance(store, SqliteStore):
+            for connection in (store.db._writer, store.db._reader):
+                if connection is not None:
+                    await connection.set_trace_callback(recorder.traced)
+            return
         assert isinstance(store, PostgresStore)
 
         async def init(connection: Any) -> None:
@@ -162,14 +156,10 @@ async def start_bot(fake: FakeTelegram, url: str, recorder: Recorder) -> Harness
 
         old, store.pool = store.pool, await asyncpg.create_pool(url, min_size=1, init=init)
         await old.close()
-    await app.start()
-    assert app.updater is not None
 
-    def polling_failed(error: TelegramError) -> None:
-        app.create_task(app.process_error(error=error, update=None))
-
-    await app.updater.start_polling(poll_interval=0.0, timeout=1, error_callback=polling_failed)
-    return Harness(fake, app)
+    return await start_harness(
+        fake, Path(), FirstLegal(), database_url=url, started=record
+    )
 
 
 def _statement(sql: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,15 +119,19 @@ async def start_harness(
     limits: Limits | None = None,
     defer: float = 0.0,
     database_url: str | None = None,
+    started: Callable[[KolodaApp], Awaitable[None]] | None = None,
 ) -> Harness:
     """Build the bot against ``fake`` and start polling (no flood limits unless given),
-    on the SQLite file ``database`` or at ``database_url``."""
+    on the SQLite file ``database`` or at ``database_url``; ``started`` is awaited
+    once the bot is up, before the first update is fetched."""
     settings = Settings(fake.token, fake.api_url, database_url or f"sqlite:///{database}")
     app = build_application(
         settings, computer, limits=limits or Limits.off(), defer=defer
     )
     await app.initialize()
     await startup(app)
+    if started is not None:
+        await started(app)
     await app.start()
     assert app.updater is not None
 
