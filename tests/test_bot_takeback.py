@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 from sessions import OVERALL
+from tests.fake_telegram import FakeUser, StoredMessage
 from tests.fakeapi.harness import Harness
 from tests.test_bot_duel import moves, play_out
 from tests.test_bot_group_flows import mover, open_table, pop_up
 from tests.test_bot_records import labels
 
 
+async def duel_against_easy(harness: Harness, user: FakeUser) -> tuple[StoredMessage, int]:
+    """A private Eleven duel of ``user`` against the easy computer, dealt: (its message,
+    the session id)."""
+    fake = harness.fake
+    await harness.command(user, fake.private(user).id, "/new eleven")
+    lobby = fake.last_message(user.id)
+    assert lobby is not None
+    sid = int(session_of(lobby))
+    await harness.press(user, lobby, f"vs:{sid}")
+    await harness.press(user, lobby, f"comp:{sid}:easy")
+    await harness.settle()
+    return lobby, sid
+
+
 async def test_taking_back_a_move_against_the_computer(harness: Harness) -> None:
     fake = harness.fake
     for lang, name, label in (("en", "Vera", "↩️ Take back"), ("ru", "Вера", "↩️ Вернуть ход")):
         user = fake.user(name, lang)
-        await harness.command(user, fake.private(user).id, "/new eleven")
-        lobby = fake.last_message(user.id)
-        assert lobby is not None
-        sid = int(session_of(lobby))
-        await harness.press(user, lobby, f"vs:{sid}")
-        await harness.press(user, lobby, f"comp:{sid}:easy")
-        await harness.settle()
+        lobby, sid = await duel_against_easy(harness, user)
         before = moves(lobby)  # her turn (the computer has led, if it was its lead)
         table_before = lobby.text
         assert before
@@ -62,13 +71,7 @@ async def test_a_duel_with_a_take_back_is_not_rated(harness: Harness) -> None:
         ("ru", "Вера", "не идёт в рейтинг"),
     ):
         user = fake.user(name, lang)
-        await harness.command(user, fake.private(user).id, "/new eleven")
-        lobby = fake.last_message(user.id)
-        assert lobby is not None
-        sid = int(session_of(lobby))
-        await harness.press(user, lobby, f"vs:{sid}")
-        await harness.press(user, lobby, f"comp:{sid}:easy")
-        await harness.settle()
+        lobby, sid = await duel_against_easy(harness, user)
         await harness.press(user, lobby, moves(lobby)[0])
         await harness.settle()
         await harness.press(user, lobby, f"undo:{sid}")
