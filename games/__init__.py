@@ -1,6 +1,6 @@
 """Koloda's rules engines: pure Python, no I/O, one class per game.
 
-``REGISTRY`` maps each game id from RULES.md to its class::
+``REGISTRY`` maps each game id of docs/rules.md to its class::
 
     game = REGISTRY["eleven"].new(players=2, options={"target": 5}, seed=42)
 """

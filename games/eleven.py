@@ -1,4 +1,4 @@
-"""Eleven («Одиннадцать»), RULES.md §1: two players, 32 cards, no trumps.
+"""Eleven («Одиннадцать», docs/rules.md#eleven): two players, 32 cards, no trumps.
 
 Each player tries to take 11 of the 20 figures (A K Q J 10). While the stock
 lasts any card may be played and the higher card of the suit led wins; the

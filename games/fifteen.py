@@ -1,4 +1,4 @@
-"""Fifteen («Пятнадцать», RULES.md §3): draw towards 15 without going over.
+"""Fifteen («Пятнадцать», docs/rules.md#fifteen): draw towards 15 without going over.
 
 Two players, 52 cards; values A = 1, K Q J = 10, others their pips. Each deal
 both ante ``stake`` into the pot; the non-dealer gets one face-down card, then
@@ -7,8 +7,8 @@ the dealer. The non-dealer plays his turn, then the dealer; then the showdown.
 Actions: ``draw`` (take the top stock card, face down) and ``stand`` (end the
 turn).
 
-Decisions on the details RULES.md leaves open
----------------------------------------------
+Details the book leaves open, as docs/rules.md#fifteen decides them
+------------------------------------------------------------------
 - ``stand`` is allowed once at least one card has been drawn, at once on a
   10-value first card, or at once on any card with ``stand_on_any_card``.
 - ``draw`` is allowed while the total is at most 15. Going over 15 ends the

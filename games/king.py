@@ -1,4 +1,4 @@
-"""King («Кинг»), RULES.md §7: 4 players (or 3 without the 2♣), 52 cards.
+"""King («Кинг», docs/rules.md#king): 4 players (or 3 without the 2♣), 52 cards.
 
 A match is a fixed programme of deals, the dealer passing left every deal.
 First the negative deals, where every trick or card of the contract costs
@@ -12,7 +12,7 @@ penalty points; no trumps, follow suit if able, no duty to beat:
 
 Hearts may not be led while the leader holds another suit in deals 2, 5 and
 7. With ``king_forced`` the holder of the K♥ who cannot follow suit must
-play it in deal 5 (only there: RULES.md states the option for deal 5).
+play it in deal 5 (only there: docs/rules.md#king-negative-deals states the option for deal 5).
 ``swap_3_4`` plays deal 4 before deal 3.
 
 Then the positive part, which hands out exactly as many points as the

@@ -1,4 +1,4 @@
-"""Mau-Mau («Мау-мау», RULES.md §5): shed your hand by matching suit or rank.
+"""Mau-Mau («Мау-мау», docs/rules.md#mau-mau): shed your hand by matching suit or rank.
 
 Actions
 -------
@@ -12,8 +12,8 @@ Actions
   play the drawn card if it fits, or ``pass``;
 - ``pass``: after a draw; or when no card fits and there is nothing to draw.
 
-Decisions on the details RULES.md leaves open
----------------------------------------------
+Details the book leaves open, as docs/rules.md#mau-mau decides them
+-------------------------------------------------------------------
 - Players: 2–5 with the 32-card deck; "more with a bigger deck" reads as up
   to :data:`MOST_PLAYERS` (7, the largest table of any Koloda game) with the
   36- or 52-card deck. Always the hands, the starter and at least one stock
@@ -77,7 +77,7 @@ from games.base import BadOptions, Event, Game, Option, View, copy_state, other_
 from games.cards import SUITS, deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 
-#: Seats with the 32-card deck, and with a bigger one (RULES.md: "more with a bigger deck").
+#: Seats with the 32-card deck, and with a bigger one (docs/rules.md#mau-mau-players-and-deck).
 SMALL_DECK_PLAYERS = 5
 MOST_PLAYERS = 7
 #: Penalty points for a card left in hand, by rank (others count their pips).

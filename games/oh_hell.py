@@ -1,4 +1,4 @@
-"""Oh Hell («Пекло»), RULES.md §6: 2–7 players, 52 cards, exact bids.
+"""Oh Hell («Пекло», docs/rules.md#oh-hell): 2–7 players, 52 cards, exact bids.
 
 Deal k gives everybody k cards (k = 1 … ⌊52/n⌋, one cycle is the match); the
 next card is turned up for trumps, except in the last deal, which is always

@@ -1,4 +1,4 @@
-"""Rummy («Рамми»), RULES.md §4: 2–6 players, 52 cards, ace low.
+"""Rummy («Рамми», docs/rules.md#rummy): 2–6 players, 52 cards, ace low.
 
 Deal one card at a time from the dealer's left: 10 each with 2 players, 7 with
 3–4, 6 with 5–6; the next card is turned up to start the discard pile and the
@@ -32,7 +32,8 @@ holds, so all sub-runs of a long one; suits ``S H D C``, low card first), every
 lay-off (melds in table order) and every allowed discard (the hand sorted by
 suit, then rank high to low, as ``games.cards.sort_hand`` orders it).
 
-Decisions where RULES.md is silent (the most faithful reading, see the report):
+Details the book leaves open, as docs/rules.md#rummy decides them (the most
+faithful reading):
 
 - **Turn-over**: when the turn passes and the stock is empty (the next player
   must draw and cannot), the whole discard pile is turned face down, unshuffled,

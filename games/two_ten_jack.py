@@ -1,4 +1,6 @@
-"""Two-Ten-Jack («Двойка — десятка — валет»), RULES.md §2: 2–4 players, each for himself.
+"""Two-Ten-Jack («Двойка — десятка — валет»): 2–4 players, each for himself.
+
+The rules: docs/rules.md#two-ten-jack.
 
 Hearts are always trumps, and the A♠ («спекуляция», speculation) is the highest
 trump: it wins every trick it is played to. It counts as a spade when spades
@@ -143,7 +145,10 @@ class TwoTenJack(Game):
     # ------------------------------------------------------------------ playing
 
     def legal_actions(self, seat: int) -> list[str]:
-        """Lead anything (the A♠ with a declaration); follow as RULES.md §2 says."""
+        """Lead anything (the A♠ with a declaration); follow as the rules say.
+
+        The rules: docs/rules.md#two-ten-jack-play.
+        """
         if seat != self.turn or self.result is not None:
             return []
         hand = self.hands[seat]

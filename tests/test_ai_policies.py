@@ -1,4 +1,4 @@
-"""The easy level's rules of thumb, game by game (RULES.md), on real game states."""
+"""The easy level's rules of thumb, game by game (docs/rules.md), on real game states."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Eleven's rules (RULES.md §1): deal, the two phases, figure scoring, draws, match end."""
+"""Eleven's rules (docs/rules.md#eleven): deal, the two phases, figure scoring, draws, match end."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Evgenia (seat 0) deals and, as in the book, leads (``dealer_leads=True``).
 Packets of two go to Sergey, Evgenia, three times; the stock order is
 reconstructed from the narrated draws, the trick winner drawing first.
 
-The two misprints are corrected as RULES.md §1 says:
+The two misprints are corrected as docs/rules.md#eleven-the-books-sample-game says:
 
 - Evgenia "plays 7♠" at tricks 2 and 7 but holds only one 7♠. She draws the J♠
   after trick 1, so at trick 2 she holds both and gives the 7♠ to Sergey's K♠;

@@ -1,4 +1,4 @@
-"""Fifteen's rules (RULES.md §3): antes, the turns, hidden busts, the showdown, match end."""
+"""Fifteen's rules (docs/rules.md#fifteen): antes, turns, hidden busts, showdown, match end."""
 
 from __future__ import annotations
 

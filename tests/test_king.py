@@ -1,4 +1,4 @@
-"""King (RULES.md §7): the negative deals, their penalties and leads, the trump
+"""King (docs/rules.md#king): the negative deals, their penalties and leads, the trump
 deals, the lottery, and a match that always sums to zero."""
 
 from __future__ import annotations
@@ -513,7 +513,7 @@ def rules_penalty(
     contract: str, players: int, last_tricks: str, number: int, cards: list[str]
 ) -> int:
     """The penalty for taking trick ``number`` (from 1) of ``cards``, written out
-    again from RULES.md §7, independent of the engine's tables."""
+    again from docs/rules.md#king-negative-deals, independent of the engine's tables."""
     four = players == 4
     tricks = 52 // players
     numbered = {"last": [tricks], "last_two": [tricks - 1, tricks], "seventh_and_last": [7, tricks]}

@@ -1,4 +1,4 @@
-"""Mau-Mau's rules (RULES.md §5): deal, matching, wild jacks, drawing, the options, scoring."""
+"""Mau-Mau's rules (docs/rules.md#mau-mau): deal, matching, wild jacks, drawing, options, score."""
 
 from __future__ import annotations
 

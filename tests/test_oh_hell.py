@@ -1,4 +1,4 @@
-"""Oh Hell (RULES.md §6): the cycle of deals, bidding with the hook, play, scoring."""
+"""Oh Hell (docs/rules.md#oh-hell): the cycle of deals, bidding with the hook, play, scoring."""
 
 from __future__ import annotations
 

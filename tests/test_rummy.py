@@ -1,4 +1,4 @@
-"""Rummy («Рамми», RULES.md §4): the rules, the action codes and random-play invariants."""
+"""Rummy («Рамми», docs/rules.md#rummy): the rules, the action codes and random-play invariants."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from games import REGISTRY, BadOptions, IllegalAction
 from games.cards import make_deck, sort_hand
 from games.rummy import Rummy
 
-#: Card values written out again from RULES.md, independent of the engine.
+#: Card values written out again from docs/rules.md#rummy-scoring, independent of the engine.
 VALUES = {"A": 1, "K": 10, "Q": 10, "J": 10, "T": 10}
 ACE_LOW = "A23456789TJQK"
 

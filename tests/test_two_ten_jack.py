@@ -1,4 +1,4 @@
-"""Two-Ten-Jack's rules (RULES.md §2): the deck, the deal, the A♠, values, match end."""
+"""Two-Ten-Jack's rules (docs/rules.md#two-ten-jack): deck, deal, the A♠, values, match end."""
 
 from __future__ import annotations
 

@@ -71,7 +71,10 @@ class CompactTwoTenJack(TrickState):
     table_value: int
 
     def legal_actions(self, seat: int) -> list[int]:
-        """Lead anything (the A♠ also as :data:`AS_TRUMP`); follow as RULES.md §2 says."""
+        """Lead anything (the A♠ also as :data:`AS_TRUMP`); follow as the rules say.
+
+        The rules: docs/rules.md#two-ten-jack-play.
+        """
         if seat != self.turn:
             return []
         hand = self.hands[seat]
