@@ -46,7 +46,7 @@ class SessionRecord:
     last_deal: dict[str, Any] | None = None
     #: when the session last changed (time.time(); ``created`` if not given)
     updated: float | None = None
-    #: the table's Hints setting (#19): True, False, or None for the default
+    #: the table's Hints setting: True, False, or None for the default
     hints: bool | None = None
     #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
     link: str | None = None

@@ -1,4 +1,4 @@
-"""Golden snapshots of the rating and hint screens in both languages (#19; tests/golden/bot_*.txt).
+"""Golden snapshots of the rating and hint screens in both languages (tests/golden/bot_*.txt).
 
 Regenerate after an intended change with
 ``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/test_bot_golden_ratings.py``.

@@ -1,4 +1,4 @@
-"""💡 Hints through the bot (#19): the setting, the pop-up, the count on the result."""
+"""💡 Hints through the bot: the setting, the pop-up, the count on the result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings through the bot (#19): the result's rating changes, /top, /stats, restarts."""
+"""Ratings through the bot: the result's rating changes, /top, /stats, restarts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deal records through the bot (#19): 📜 Deal, 📄 Match record, /history."""
+"""Deal records through the bot: 📜 Deal, 📄 Match record, /history."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""↩️ Take back through the bot (#19): against the computer only, in both languages."""
+"""↩️ Take back through the bot: against the computer only, in both languages."""
 
 from __future__ import annotations
 

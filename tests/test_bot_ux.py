@@ -1,4 +1,4 @@
-"""Issue #18: what a new player trips over — hands that follow the game, results
+"""What a new player trips over — hands that follow the game, results
 ranked as the rules rank them, replies in the chat's language, honest replies
 while a table waits, settings only the creator sees, seat limits, reclaiming a
 seat, typed settings."""

@@ -1,4 +1,4 @@
-"""Deal records (#19) from seed + move log: complete, and nothing of a deal in play.
+"""Deal records from seed + move log: complete, and nothing of a deal in play.
 
 Property: for any prefix of any match, the records are exactly the finished
 deals — the same as those of the whole match — so no card of the deal being

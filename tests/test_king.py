@@ -506,7 +506,7 @@ def test_every_deal_distributes_exactly_and_the_match_sums_to_zero(
     assert game.result["winners"] == [s for s, p in enumerate(game.scores) if p == best]
 
 
-# ----------------------------------------------------------------- audit additions
+# ----------------------------------------------------------------- more rule checks
 
 
 def rules_penalty(

@@ -319,7 +319,7 @@ def test_tricks_of_each_deal_add_up_to_the_deal_size(players: int, hook: bool, s
     assert game.scores == totals
 
 
-# ----------------------------------------------------------------- audit additions
+# ----------------------------------------------------------------- more rule checks
 
 
 @settings(max_examples=12, deadline=None)

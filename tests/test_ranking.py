@@ -1,4 +1,4 @@
-"""Each game's own ranking of a finished match (#19): ratings and result screens use it."""
+"""Each game's own ranking of a finished match: ratings and result screens use it."""
 
 from __future__ import annotations
 

@@ -437,7 +437,7 @@ def test_random_play_conserves_cards_ends_and_scores_by_the_rules(seed: int, pla
     assert all(score < 50 for s, score in enumerate(game.scores) if s != winner)
 
 
-# ----------------------------------------------------------------- audit additions
+# ----------------------------------------------------------------- more rule checks
 
 
 def test_skatert_ignores_the_other_players_melds() -> None:

@@ -1,4 +1,4 @@
-"""Hints (#19) in the session layer: the strong computer on the player's own view."""
+"""Hints in the session layer: the strong computer on the player's own view."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""↩️ Take-backs (#19): logged, never rewriting history; only against computers."""
+"""↩️ Take-backs: logged, never rewriting history; only against computers."""
 
 from __future__ import annotations
 

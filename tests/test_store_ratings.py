@@ -1,4 +1,4 @@
-"""The ratings part of the ``Store`` contract, on SQLite and PostgreSQL alike (#19).
+"""The ratings part of the ``Store`` contract, on SQLite and PostgreSQL alike.
 
 A finished match's ratings are written in the transaction of its results, in
 each of its scopes (the group chat and overall); ``rerate`` rebuilds exactly
@@ -178,7 +178,7 @@ async def test_python_m_storage_rerate(store: Store, store_url: str,
     assert await everything(store) == before
 
 
-# ---------------------------------------------------------------- hints (#19)
+# ---------------------------------------------------------------- hints
 
 
 async def test_hints_setting_and_counts(store: Store) -> None:

@@ -1,4 +1,4 @@
-"""Deal and match records on screen and in a text document (#19).
+"""Deal and match records on screen and in a text document.
 
 Pure drawing of :class:`games.record.DealRecord` (rebuilt from the stored seed
 and move log): every hand as dealt, the contract or trumps, every trick (one

@@ -356,11 +356,11 @@ prize-second = +{ $n } second out
 seat-released-timeouts = ⏰ You missed three turns in a row, so a computer now plays your seat at the { $game } table.
 seat-released-left = 🚪 You left the { $game } table; a computer now plays your seat.
 
-# --- #20
+## Hand messages
 hand-wait = ⏳ Not your move yet: the table is in the group.
 hand-title = 🃏 <b>{ $game }</b>: your cards
 
-# --- #18
+## Seats, settings and the turn timer
 settings-table = Table settings ({ $game }):
 computer-for = 🤖 for { $name }
 button-reclaim = ↩️ Take my seat back
@@ -371,7 +371,7 @@ seat-stood-in = 🤖 A computer plays your seat at the { $game } table. Take it 
 timer-minutes = { $n } min
 option-timer-minutes = Turn timer in minutes
 
-# --- #19
+## Ratings, records, hints and take-backs
 result-ratings = 📈 Ratings:
 result-rating = { $name } { $before } → { $after }
 top-title-chat = 🏆 Leaderboard in this chat

@@ -361,11 +361,11 @@ prize-second = +{ $n } второму вышедшему
 seat-released-timeouts = ⏰ Вы пропустили три хода подряд, поэтому за вас теперь играет компьютер ({ $game }).
 seat-released-left = 🚪 Вы вышли из-за стола ({ $game }); за вас теперь играет компьютер.
 
-# --- #20
+## Hand messages
 hand-wait = ⏳ Пока не ваш ход: стол — в группе.
 hand-title = 🃏 <b>{ $game }</b>: ваши карты
 
-# --- #18
+## Seats, settings and the turn timer
 settings-table = Настройки стола ({ $game }):
 computer-for = 🤖 за { $name }
 button-reclaim = ↩️ Вернуться за стол
@@ -376,7 +376,7 @@ seat-stood-in = 🤖 За вас за столом ({ $game }) играет ко
 timer-minutes = { $n } мин
 option-timer-minutes = Время на ход в минутах
 
-# --- #19
+## Ratings, records, hints and take-backs
 result-ratings = 📈 Рейтинг:
 result-rating = { $name } { $before } → { $after }
 top-title-chat = 🏆 Рейтинг этого чата
