@@ -26,7 +26,7 @@ with ``robber`` both parts are played, the trump deals first):
   ``lottery_rounds`` = ``per_player``.
 
 A negative deal ends as soon as all its penalties have been taken: the
-remaining tricks could not change any score (the seed is silent on this; the
+remaining tricks could not change any score (the book is silent on this; the
 totals stay exact either way). ``no_tricks``, ``no_last_tricks`` and
 ``robber`` therefore run to the last trick, as do the trump deals; the lottery
 stops when two players are out.

@@ -1,4 +1,4 @@
-"""The illustrative game of seed 000 (Evgenia and Sergey), replayed through the API.
+"""The book's illustrative game of Eleven (Evgenia and Sergey), replayed through the API.
 
 Evgenia (seat 0) deals and, as in the book, leads (``dealer_leads=True``).
 Packets of two go to Sergey, Evgenia, three times; the stock order is
