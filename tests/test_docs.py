@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+#: The repository: the nearest folder above this file that holds pyproject.toml.
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 RULES = ROOT / "docs" / "rules.md"
 #: The documentation pages: the README, every page under docs/ and the benchmarks' notes.
 PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").glob("*.md")])
