@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from games import REGISTRY
+
 #: The repository: the nearest folder above this file that holds pyproject.toml.
 ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 RULES = ROOT / "docs" / "rules.md"
@@ -114,8 +116,6 @@ def test_the_rules_page_links_only_its_own_sections() -> None:
 
 
 def test_every_game_has_a_section() -> None:
-    from games import REGISTRY
-
     sections = anchors(RULES)
     for game_id in REGISTRY:
         assert game_id.replace("_", "-") in sections, game_id
@@ -130,3 +130,42 @@ def test_nothing_cites_a_file_outside_the_repository_or_a_ticket() -> None:
         if "RULES.md" in text or TICKET.search(text):
             offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, f"cite RULES.md or a ticket number: {offenders}"
+
+
+def option_rows(game_id: str) -> dict[str, tuple[str, str]]:
+    """The rows of a game's options table on the rules page: name → (default, values)."""
+    title = game_id.replace("_", "-")
+    text = RULES.read_text(encoding="utf-8")
+    sections = re.split(r"^### ", text, flags=re.MULTILINE)
+    (section,) = [s for s in sections if slug(s.splitlines()[0]) == f"{title}-options"]
+    rows: dict[str, tuple[str, str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        if line.startswith("| `") and len(cells) == 3:
+            for name in re.findall(r"`(\w+)`", cells[0].split(" — ")[0]):
+                rows[name] = (cells[1], re.sub(r"\s*\(.*\)$", "", cells[2]))
+    return rows
+
+
+def shown(value: object) -> str:
+    """An option value as the rules page writes it: on/off, a number, a `code`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if isinstance(value, int) else f"`{value}`"
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_the_rules_page_lists_every_option_as_the_game_has_it(game_id: str) -> None:
+    rows = option_rows(game_id)
+    schema = {option.name: option for option in REGISTRY[game_id].options_schema}
+    assert set(rows) == set(schema)
+    for name, (default, values) in rows.items():
+        option = schema[name]
+        assert default == shown(option.default), name
+        if isinstance(option.default, bool):
+            assert values == "on, off", name
+            continue
+        choices, _, span = values.partition(", or any of ")
+        assert choices.split(", ") == [shown(choice) for choice in option.choices], name
+        bounds = (option.low, option.high) if option.low is not None else None
+        assert (tuple(int(n) for n in span.split("–")) if span else None) == bounds, name
