@@ -46,8 +46,8 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
 from aiohttp import ClientError, ClientSession  # noqa: E402
 
 from bench.load import BotProcess, Stats, Table, Traffic, loadavg  # noqa: E402
-from tests.fake_telegram import Call, FakeTelegram, FloodLimits  # noqa: E402
-from tests.pg_server import start_server  # noqa: E402
+from tests.support.fake_telegram import Call, FakeTelegram, FloodLimits  # noqa: E402
+from tests.support.pg_server import start_server  # noqa: E402
 
 SECRET = "bench-cluster-secret"
 CONNECTIONS = 40
