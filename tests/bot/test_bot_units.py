@@ -16,29 +16,10 @@ from bot.callback import MAX_BYTES, BadCallback, Join, Move, SetOption, Verb, un
 from bot.config import DEFAULT_API_URL, DEFAULT_DATABASE_URL, ConfigError, load_settings
 from bot.i18n import LANGUAGES, catalog, language_from_code, t
 from games import REGISTRY
+from sessions.model import REFUSAL_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:ABCdefGHIjklMNOpqrSTUvwxYZ"
-REFUSALS = [
-    "no_session",
-    "not_running",
-    "not_in_lobby",
-    "not_a_player",
-    "stale",
-    "not_your_turn",
-    "illegal",
-    "chat_busy",
-    "already_seated",
-    "table_full",
-    "too_few_players",
-    "not_creator",
-    "bad_option",
-    "bad_level",
-    "unknown_game",
-    "invite_invalid",
-    "invite_expired",
-    "invite_own",
-]
 
 # ---------------------------------------------------------------- config
 
@@ -205,8 +186,15 @@ def test_catalogs_define_the_same_messages() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_refusal_has_a_pop_up(lang: str) -> None:
-    for code in REFUSALS:
+    for code in REFUSAL_CODES:
         assert catalog().has(lang, f"refusal-{code}"), code
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_text_belongs_to_a_refusal(lang: str) -> None:
+    texts = {key.removeprefix("refusal-") for key in catalog().keys(lang)
+             if key.startswith("refusal-")}
+    assert texts == REFUSAL_CODES
 
 
 def _reason_codes() -> set[str]:
