@@ -12,10 +12,13 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import settings
 
-from tests.support.computers import RandomComputer
+# The helpers' asserts explain a failure as the tests' own do (before they are imported).
+pytest.register_assert_rewrite("tests.support")
 
-# A real PostgreSQL server for the storage tests: the fixtures of tests/pg_server.py.
-from tests.support.pg_server import pg_database, pg_server  # noqa: F401
+from tests.support.computers import RandomComputer  # noqa: E402
+
+# A real PostgreSQL server for the storage tests: the fixtures of tests/support/pg_server.py.
+from tests.support.pg_server import pg_database, pg_server  # noqa: E402, F401
 
 # CI runs the same examples every time (a red build is reproducible); local runs explore.
 settings.register_profile("ci", derandomize=True, print_blob=True)
