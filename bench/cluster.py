@@ -5,7 +5,7 @@ no think time pressing the buttons of their private hands), but updates reach
 the bot the way Telegram's webhook does: the fake Bot API POSTs them, with the
 secret header, round robin to every worker (40 connections, Telegram's default
 ``max_connections``). Each setting starts fresh workers on a fresh database (a
-throwaway PostgreSQL server from ``tests/pg_server.py``, fsync off, or an
+throwaway PostgreSQL server from ``tests/support/pg_server.py``, fsync off, or an
 SQLite file).
 
 Two parts:

@@ -1,8 +1,8 @@
-"""Golden snapshots of the key messages in both languages (tests/golden/bot_*.txt).
+"""Golden snapshots of the key messages in both languages (tests/bot/golden/bot_*.txt).
 
 A seeded game is rendered as a person would see it: the text, then one line
 per button row. Regenerate after an intended change with
-``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/test_bot_golden.py`` and read
+``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/bot/test_bot_golden.py`` and read
 the diff.
 """
 

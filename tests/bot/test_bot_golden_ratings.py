@@ -1,7 +1,7 @@
-"""Golden snapshots of the rating and hint screens in both languages (#19; tests/golden/bot_*.txt).
+"""Golden snapshots of the rating and hint screens in both languages (tests/bot/golden/bot_*.txt).
 
 Regenerate after an intended change with
-``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/test_bot_golden_ratings.py``.
+``KOLODA_UPDATE_GOLDEN=1 python -m pytest tests/bot/test_bot_golden_ratings.py``.
 """
 
 from __future__ import annotations

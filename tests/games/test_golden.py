@@ -1,8 +1,8 @@
 """Golden transcripts: a seeded match of every game must play out exactly as stored.
 
-A failure shows the readable diff between ``tests/golden/<id>.txt`` and what the
+A failure shows the readable diff between ``tests/games/golden/<id>.txt`` and what the
 rules produce now. If the change is intended, regenerate with
-``.venv/bin/python tests/golden_transcripts.py --update`` and commit the new files.
+``.venv/bin/python -m tests.support.golden_transcripts --update`` and commit the new files.
 """
 
 from __future__ import annotations
@@ -22,12 +22,15 @@ def test_every_registered_game_has_a_golden_table() -> None:
 
 @pytest.mark.parametrize("game_id", sorted(TABLES))
 def test_transcript_matches_the_golden_file(game_id: str) -> None:
-    assert golden_path(game_id).exists(), "no golden file: run tests/golden_transcripts.py --update"
+    assert golden_path(game_id).exists(), (
+        "no golden file: run python -m tests.support.golden_transcripts --update"
+    )
     changes = diff(game_id)
     if changes:
         pytest.fail(
             f"{game_id} plays differently from its golden transcript "
-            f"(if intended: .venv/bin/python tests/golden_transcripts.py --update {game_id})\n"
+            "(if intended: .venv/bin/python -m tests.support.golden_transcripts "
+            f"--update {game_id})\n"
             + changes,
             pytrace=False,
         )

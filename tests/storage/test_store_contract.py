@@ -2,7 +2,7 @@
 
 Every test takes ``store`` (an opened, empty store of one backend) and checks
 what ``storage/protocol.py`` promises; both backends must give the same answers.
-PostgreSQL runs on the test server of tests/pg_server.py.
+PostgreSQL runs on the test server of tests/support/pg_server.py.
 """
 
 from __future__ import annotations

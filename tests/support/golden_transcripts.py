@@ -5,11 +5,11 @@ every decision — the seat, its legal actions and the one taken — with the
 events it caused, for the first :data:`DECISIONS` decisions or until the match
 ends; then the scores. A fixed policy (a seeded random choice among the legal
 actions) makes it deterministic, so any change in the rules shows up as a
-readable diff against ``tests/golden/<id>.txt`` (``tests/test_golden.py``).
+readable diff against ``tests/games/golden/<id>.txt`` (``tests/games/test_golden.py``).
 
 Regenerate after an intended rules change, and read the diff before committing::
 
-    .venv/bin/python tests/golden_transcripts.py --update
+    .venv/bin/python -m tests.support.golden_transcripts --update
 """
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def diff(game_id: str) -> str:
         difflib.unified_diff(
             stored.splitlines(keepends=True),
             current.splitlines(keepends=True),
-            fromfile=f"tests/golden/{game_id}.txt (stored)",
-            tofile=f"tests/golden/{game_id}.txt (current rules)",
+            fromfile=f"tests/games/golden/{game_id}.txt (stored)",
+            tofile=f"tests/games/golden/{game_id}.txt (current rules)",
         )
     )
 
@@ -154,7 +154,7 @@ def diff(game_id: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Print the diffs (exit 1 if any), or rewrite the golden files with ``--update``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--update", action="store_true", help="rewrite tests/golden/*.txt")
+    parser.add_argument("--update", action="store_true", help="rewrite tests/games/golden/*.txt")
     parser.add_argument("games", nargs="*", default=sorted(TABLES), help="game ids")
     args = parser.parse_args(argv)
     changed = 0

@@ -1,7 +1,8 @@
 """Plays Eleven through SessionManager.act forever, printing each acknowledged move.
 
-Used by tests/test_sessions_crash.py, which kills this process with SIGKILL.
-Usage: python tests/sessions_crash_script.py <database file> <seed>
+Used by tests/e2e/test_sessions_crash.py, which kills this process with SIGKILL.
+Usage: python tests/support/sessions_crash_script.py <database file> <seed>
+(or python -m tests.support.sessions_crash_script, from the repository).
 Each line printed is ``<session id> <move number>``, written only after
 ``act`` has returned (so the move was committed).
 """
