@@ -1,1 +1,2 @@
-"""Helpers around the fake Bot API: running the real bot against it."""
+"""Helpers the tests share: the fake Bot API and the harness that runs the bot against it,
+the PostgreSQL server, and small helpers several test modules use."""
