@@ -5,7 +5,7 @@ no think time pressing the buttons of their private hands), but updates reach
 the bot the way Telegram's webhook does: the fake Bot API POSTs them, with the
 secret header, round robin to every worker (40 connections, Telegram's default
 ``max_connections``). Each setting starts fresh workers on a fresh database (a
-throwaway PostgreSQL server from ``tests/pg_server.py``, fsync off, or an
+throwaway PostgreSQL server from ``tests/support/pg_server.py``, fsync off, or an
 SQLite file).
 
 Two parts:
@@ -46,8 +46,8 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
 from aiohttp import ClientError, ClientSession  # noqa: E402
 
 from bench.load import BotProcess, Stats, Table, Traffic, loadavg  # noqa: E402
-from tests.fake_telegram import Call, FakeTelegram, FloodLimits  # noqa: E402
-from tests.pg_server import start_server  # noqa: E402
+from tests.support.fake_telegram import Call, FakeTelegram, FloodLimits  # noqa: E402
+from tests.support.pg_server import start_server  # noqa: E402
 
 SECRET = "bench-cluster-secret"
 CONNECTIONS = 40

@@ -2,7 +2,7 @@
 
 For each setting (game × G concurrent group games) a fresh bot process is
 started on a fresh SQLite file (WAL, synchronous=FULL) with its real PTB HTTP
-stack, pointed at the fake Bot API server (tests/fake_telegram.py), which runs
+stack, pointed at the fake Bot API server (tests/support/fake_telegram.py), which runs
 here, in the load generator's event loop. Simulated humans with no think time
 press the move buttons of their private hand messages, reading the legal moves
 from the buttons the fake server holds. A move counts when the fake server
@@ -12,7 +12,7 @@ press (the update queued for ``getUpdates``) to that edit.
 The fake server enforces no flood limits here, so the bot runs with
 ``KOLODA_FLOOD_LIMITS=off`` (no per-chat pacing, no AIORateLimiter throttle):
 this measures raw capacity. Production keeps the limits; the flood test
-(tests/test_load_flood.py) checks that nothing is lost under them.
+(tests/bot/test_load_flood.py) checks that nothing is lost under them.
 
 Printed per setting: moves/s, latency p50/p95/p99, Bot API calls per move,
 the bot's CPU % and peak RSS (and the load generator's CPU %). Then the idle
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
-from tests.fake_telegram import (  # noqa: E402
+from tests.support.fake_telegram import (  # noqa: E402
     MESSAGE_METHODS,
     Call,
     FakeTelegram,

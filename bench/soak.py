@@ -36,7 +36,7 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
     sys.path[0] = str(ROOT)
 
 from bench.load import BotProcess, Stats, Table, Traffic, loadavg  # noqa: E402
-from tests.fake_telegram import FakeTelegram  # noqa: E402
+from tests.support.fake_telegram import FakeTelegram  # noqa: E402
 
 SAMPLE_EVERY = 10.0
 

@@ -5,7 +5,7 @@ each deal is recorded from the state it was dealt in (every hand, the public
 view: trumps, contract, the turned-up card) to the move that ended it (every
 move with its events, and what the deal brought each seat). Only **finished**
 deals are returned, so a record of a match still running shows nothing of the
-deal being played (tests/test_deal_records.py checks it).
+deal being played (tests/games/test_deal_records.py checks it).
 """
 
 from __future__ import annotations

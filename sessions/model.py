@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from games import Game
 from storage.ratings import RatingChange
@@ -125,10 +125,23 @@ class Outcome:
     by_computer: bool
 
 
-class Refusal(Exception):
-    """A typed "no": nothing changed. ``code`` is from docs/sessions-api.md."""
+#: Every refusal code (docs/sessions-api.md); the bot has a pop-up text for each.
+RefusalCode = Literal[
+    "no_session", "applied", "not_running", "not_in_lobby", "not_a_player", "stale",
+    "not_your_turn", "illegal", "chat_busy", "not_finished", "already_seated",
+    "table_full", "too_few_players", "not_creator", "bad_option", "bad_level",
+    "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
+    "too_many_tables", "hints_off", "hint_busy", "takeback_off", "nothing_to_take_back",
+    # raised by the bot's handlers
+    "deal_not_finished", "other_chat",
+]
+REFUSAL_CODES: frozenset[str] = frozenset(get_args(RefusalCode))
 
-    def __init__(self, code: str, detail: str = "") -> None:
+
+class Refusal(Exception):
+    """A typed "no": nothing changed. ``code`` is one of :data:`REFUSAL_CODES`."""
+
+    def __init__(self, code: RefusalCode, detail: str = "") -> None:
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail

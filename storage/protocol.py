@@ -2,7 +2,7 @@
 
 The session layer (``sessions/``) talks to storage only through this protocol:
 no driver types, no SQL. Two implementations stand behind it and pass the same
-contract tests (``tests/test_store_contract.py``): SQLite
+contract tests (``tests/storage/test_store_contract.py``): SQLite
 (:class:`storage.sqlite.SqliteStore`, the default) and PostgreSQL
 (:class:`storage.postgres.PostgresStore`, for several workers).
 

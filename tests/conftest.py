@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
-# A real PostgreSQL server for the storage tests: the fixtures of tests/pg_server.py.
-from tests.pg_server import pg_database, pg_server  # noqa: F401
+# The helpers' asserts explain a failure as the tests' own do (before they are imported).
+pytest.register_assert_rewrite("tests.support")
+
+from tests.support.computers import RandomComputer  # noqa: E402
+
+# A real PostgreSQL server for the storage tests: the fixtures of tests/support/pg_server.py.
+from tests.support.pg_server import pg_database, pg_server  # noqa: E402, F401
 
 # CI runs the same examples every time (a red build is reproducible); local runs explore.
 settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -22,22 +26,14 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 if TYPE_CHECKING:  # the bot is imported only by the tests that run it
-    from tests.fake_telegram import FakeTelegram
-    from tests.fakeapi.harness import Harness
-
-
-class RandomComputer:
-    """Test double for sessions.computer.ComputerPlayer: a seeded random legal move."""
-
-    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
-        """Any legal action, reproducible from the seed."""
-        return str(random.Random(seed).choice(view["legal"]))
+    from tests.support.fake_telegram import FakeTelegram
+    from tests.support.harness import Harness
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeTelegram]:
     """A fake Bot API server on a random local port."""
-    from tests.fake_telegram import FakeTelegram
+    from tests.support.fake_telegram import FakeTelegram
 
     server = FakeTelegram()
     await server.start()
@@ -63,7 +59,7 @@ def db_dir(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 async def harness(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[Harness]:
     """The bot polling the fake server, with random computer players."""
-    from tests.fakeapi.harness import start_harness
+    from tests.support.harness import start_harness
 
     running = await start_harness(fake, db_dir / "koloda.sqlite3", RandomComputer())
     yield running

@@ -6,7 +6,7 @@ thousands of times a second. A compact state holds one deal's play in ints:
 card ``c`` is bit ``c`` (``suit * 13 + rank``, suits ``S H D C``, rank 0 = the
 two … 12 = the ace), so a hand is one int, following suit is one ``&``, and
 cloning copies a few short lists. Each game's module (``compact_<game>.py``)
-plays by exactly its engine's rules; tests/test_ai_compact.py plays both side
+plays by exactly its engine's rules; tests/ai/test_ai_compact.py plays both side
 by side.
 
 Here: the card indexing, :class:`TrickState` (the trick in play, hands as bit

@@ -1,7 +1,7 @@
 """A compact Eleven state for search: hands and figures as ints, the stock as a list.
 
 On the shared :class:`~games.ai.compact.TrickState`; it plays by exactly the
-rules of ``games.eleven`` (tests/test_ai_compact.py plays both side by side):
+rules of ``games.eleven`` (tests/ai/test_ai_compact.py plays both side by side):
 any card while the stock lasts, then follow suit; the higher card of the suit
 led wins; the winner draws first. ``scores`` counts the figures each seat has
 taken this deal. The stock is shared by clones: it is only read, at ``drawn``.

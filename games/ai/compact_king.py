@@ -1,7 +1,7 @@
 """A compact King state for search: the trick deals (negative and trump) as ints.
 
 On the shared :class:`~games.ai.compact.TrickState`; it plays by exactly the
-rules of ``games.king`` (tests/test_ai_compact.py plays both side by side):
+rules of ``games.king`` (tests/ai/test_ai_compact.py plays both side by side):
 the hearts-lead ban, the forced K♥, penalties per trick and per card, the
 deal ending once every penalty is taken, +25 a trick in a trump deal. The
 lottery is not trick play and stays on the engine.

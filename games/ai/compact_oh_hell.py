@@ -2,7 +2,7 @@
 
 One deal's play (and bidding) in ints, on the shared
 :class:`~games.ai.compact.TrickState`; it plays by exactly the rules of
-``games.oh_hell`` (tests/test_ai_compact.py plays both side by side).
+``games.oh_hell`` (tests/ai/test_ai_compact.py plays both side by side).
 
 :class:`Sampler` deals the cards a seat cannot see into this form, honouring
 the voids it has seen; :func:`easy_rollout` is the easy policy's trick play,

@@ -1,7 +1,7 @@
 """A compact Two-Ten-Jack state for search: hands as bit sets, the stock as a list.
 
 On the shared :class:`~games.ai.compact.TrickState`; it plays by exactly the
-rules of ``games.two_ten_jack`` (tests/test_ai_compact.py plays both side by
+rules of ``games.two_ten_jack`` (tests/ai/test_ai_compact.py plays both side by
 side): hearts are trumps and the A♠ wins every trick it is played to; follow
 the suit led, else trump, else anything (the A♠ answers spades and hearts);
 the winner draws first, then the others clockwise. ``scores`` are the card

@@ -1,0 +1,1 @@
+"""The test suite, one package per layer; helpers live in tests.support."""

@@ -1,0 +1,1 @@
+"""Computer players: search, policies, positions and the process pool."""

@@ -1,0 +1,1 @@
+"""The bot through the fake Bot API: handlers, rendering, delivery, webhook."""

@@ -1,0 +1,91 @@
+"""Ephemeral hands are stored like other messages: a restarted worker keeps them current.
+
+Alice opens her "🃏 My hand" in the group (an ephemeral message only she sees);
+the bot is stopped and started again on the same database; when her turn comes
+again, her ephemeral hand shows the new turn's buttons — edited by a process
+that never sent it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.support.harness import Harness, start_harness
+
+MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
+
+
+class FirstLegal:
+    """The computer players (none sit here): the first legal action."""
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        return str(view["legal"][0])
+
+
+def moves(message: StoredMessage) -> list[str]:
+    """The callback data of the move buttons on a message."""
+    return [b["callback_data"] for b in message.buttons()
+            if MOVE.match(b.get("callback_data") or "")]
+
+
+def ephemeral_hand(fake: FakeTelegram, chat_id: int, user: FakeUser) -> StoredMessage:
+    """The newest ephemeral message ``user`` sees in the group."""
+    mine = [m for m in fake.chat_messages(chat_id, ephemeral=True) if m.ephemeral_for == user.id]
+    assert mine, "no ephemeral hand"
+    return mine[-1]
+
+
+async def play_until_turn_of(harness: Harness, session_id: int, user: FakeUser,
+                             after: int) -> int:
+    """Whoever is to move plays their first move (from the private hand) until it is
+    ``user``'s turn at a version newer than ``after``; that version."""
+    fake, manager = harness.fake, harness.kol.manager
+    for _ in range(20):
+        session = await manager.get(session_id)
+        seat = session.to_move
+        assert seat is not None
+        mover = session.seats[seat].user_id
+        if mover == user.id and session.version > after:
+            return session.version
+        hand = fake.last_message(mover or 0, containing="🃏")
+        assert hand is not None
+        await harness.press(fake.users[mover or 0], hand, moves(hand)[0])
+    raise AssertionError("the turn never came back")
+
+
+async def test_a_restarted_bot_keeps_an_ephemeral_hand_current(
+    fake: FakeTelegram, db_dir: Path
+) -> None:
+    path = db_dir / "koloda.sqlite3"
+    alice, bob = fake.user("Alice"), fake.user("Bob")
+    group = fake.group("Friends")
+    harness = await start_harness(fake, path, FirstLegal())
+    try:
+        for user in (alice, bob):
+            await harness.command(user, fake.private(user).id, "/start")
+        await harness.command(alice, group.id, "/new eleven")
+        table = fake.last_message(group.id)
+        assert table is not None
+        await harness.press(bob, table, "join:1")
+        await harness.press(alice, table, "start:1")
+        version = await play_until_turn_of(harness, 1, alice, 0)
+        await harness.press(alice, table, "hand:1")
+        shown = ephemeral_hand(fake, group.id, alice)
+        assert moves(shown) and all(MOVE.match(b)[2] == str(version)  # type: ignore[index]
+                                    for b in moves(shown))
+    finally:
+        await harness.stop()
+
+    harness = await start_harness(fake, path, FirstLegal())  # the restarted worker
+    try:
+        now = await play_until_turn_of(harness, 1, alice, version)
+        await harness.settle()
+        hand = ephemeral_hand(fake, group.id, alice)
+        assert hand is shown  # the same message, edited: not a new one
+        assert moves(hand), hand.text
+        assert all(MOVE.match(b)[2] == str(now) for b in moves(hand))  # type: ignore[index]
+    finally:
+        await harness.stop()

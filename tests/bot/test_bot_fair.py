@@ -1,0 +1,218 @@
+"""Nobody spoils a table for others: a member flooding her group with commands holds
+up neither another chat's answers (the stall) nor her own group's table (the
+starvation).
+
+The fake Bot API enforces a group's flood limit on a compressed clock and the
+bot paces itself to the same clock; what is asserted is the order in which the
+requests reach the fake, not how long they took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.delivery import REQUEST, Delivery, Request
+from bot.limiter import NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
+from bot.render.common import screen
+from tests.support.computers import RandomComputer
+from tests.support.fake_telegram import MESSAGE_METHODS, Call, FakeTelegram, FloodLimits
+from tests.support.harness import start_harness
+
+
+def _limits(scale: float, per_minute: int) -> tuple[FloodLimits, Limits]:
+    """The fake's limits and the bot's pacing, on a clock ``scale`` times faster."""
+    flood = FloodLimits(group_per_minute=per_minute, private_per_second=1, scale=scale)
+    limits = Limits(
+        group=Pace(per_minute, 60.0 / scale), private=Pace(1, 1.0 / scale), overall=None
+    )
+    return flood, limits
+
+
+def _to(fake: FakeTelegram, chat_id: int, since: int = 0) -> list[Call]:
+    """The sends and edits that reached ``chat_id`` (from call number ``since`` on)."""
+    calls = fake.calls[since:]
+    return [c for c in calls if c.chat_id == chat_id and c.ok and c.method in MESSAGE_METHODS]
+
+
+def _ephemeral(call: Call) -> bool:
+    return "ephemeral_message_parameters" in call.params
+
+
+async def test_a_flooded_group_pressing_settings_holds_no_other_chat(db_dir: Path) -> None:
+    """The creator's group is out of budget (six members' /score queued) when she
+    presses ⚙️ Settings: her menu waits for the group's next slot, but the bot goes on
+    fetching updates, and another chat's /help is answered before the menu goes out."""
+    flood, limits = _limits(scale=10.0, per_minute=6)  # one group slot every ~1 s
+    fake = FakeTelegram(flood=flood)
+    await fake.start()
+    harness = await start_harness(fake, db_dir / "stall.sqlite3", RandomComputer(), limits)
+    try:
+        alice, bob = fake.user("Alice"), fake.user("Bob")
+        group, lobby = await harness.open_lobby("king", [alice], "Flooded")
+        other = fake.group("Quiet")
+        before = len(fake.calls)
+        for n in range(6):
+            fake.push_command(fake.user(f"Fan{n}"), group, "/score")
+        await fake.wait_until(lambda: len(_to(fake, group.id, before)) >= 1)
+        fake.push_press(alice, lobby, "sets:1")  # the group's next slot is a second away
+        await fake.wait_until(lambda: fake.undelivered() == 0)
+        fake.push_command(bob, other, "/help")
+        await fake.wait_until(
+            lambda: bool(_to(fake, other.id)) and any(map(_ephemeral, _to(fake, group.id))),
+            timeout=60,
+        )
+        calls = fake.calls[before:]
+        help_at = next(i for i, c in enumerate(calls) if c.chat_id == other.id and c.ok)
+        menu_at = next(i for i, c in enumerate(calls) if c.ok and _ephemeral(c))
+        assert help_at < menu_at, (help_at, menu_at)
+        # and the menu, a screen of the lobby, went before the other replies waiting there
+        await harness.settle(timeout=60)
+        replies = [c for c in _to(fake, group.id, before) if not _ephemeral(c)]
+        assert len(replies) == 6
+        assert fake.calls[before:].index(replies[1]) > menu_at
+    finally:
+        await harness.stop()
+        await fake.stop()
+
+
+async def test_spammed_replies_never_hold_back_the_next_move(db_dir: Path) -> None:
+    """60 × /score from one member and one /score from ten others, then a move: the
+    table's edit is among the first two deliveries to the group after the move, and
+    the flooding member gets one answer."""
+    flood, limits = _limits(scale=30.0, per_minute=6)
+    fake = FakeTelegram(flood=flood)
+    await fake.start()
+    harness = await start_harness(fake, db_dir / "starve.sqlite3", RandomComputer(), limits)
+    try:
+        alice, mallory = fake.user("Alice"), fake.user("Mallory")
+        group, lobby = await harness.open_lobby("eleven", [alice], "Starved")
+        await harness.kol.manager.add_computer(1, alice.id, "easy")
+        await harness.press(alice, lobby, "start:1")
+        await fake.wait_until(lambda: bool(_moves(fake, alice.id)), timeout=30)
+        before = len(fake.calls)
+        for _ in range(60):
+            fake.push_command(mallory, group, "/score")
+        for n in range(10):
+            fake.push_command(fake.user(f"Fan{n}"), group, "/score")
+        await fake.wait_until(lambda: fake.undelivered() == 0 and bool(_to(fake, group.id, before)))
+        hand = fake.last_message(alice.id, containing="🃏")
+        assert hand is not None
+        moved = len(fake.calls)
+        fake.push_callback(alice, fake.private(alice), hand.message_id, _moves(fake, alice.id)[0])
+        await fake.wait_until(
+            lambda: any(c.method == "editMessageText" for c in _to(fake, group.id, moved)),
+            timeout=60,
+        )
+        after = _to(fake, group.id, moved)
+        first_edit = next(i for i, c in enumerate(after) if c.method == "editMessageText")
+        assert first_edit <= 1, [c.method for c in after]
+        await harness.settle(timeout=60)
+        replies = [c for c in _to(fake, group.id, before) if c.method == "sendMessage"]
+        assert len(replies) == 11, len(replies)  # one each: Mallory's 59 repeats are not sent
+        assert harness.kol.delivery.replies_dropped >= 59
+    finally:
+        await harness.stop()
+        await fake.stop()
+
+
+def _moves(fake: FakeTelegram, user_id: int) -> list[str]:
+    hand = fake.last_message(user_id, containing="🃏")
+    if hand is None:
+        return []
+    return [b["callback_data"] for b in hand.buttons() if b.get("callback_data", "")[:1].isdigit()]
+
+
+# ---------------------------------------------------------------- the parts
+
+
+async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
+    """Three replies wait for a chat's slots; a screen that comes after them takes the
+    next slot (not the fourth)."""
+    limiter = FloodLimiter(Limits(group=Pace(1, 0.1), private=None, overall=None))
+    left: list[str] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(-1, priority)
+        left.append(name)
+
+    await limiter.wait_turn(-1, NORMAL)  # the chat's slot is now taken
+    replies = [asyncio.create_task(go(f"reply {n}", REPLY)) for n in range(3)]
+    await asyncio.sleep(0.01)
+    assert limiter.waiting(-1) == 3
+    await asyncio.gather(go("table", URGENT), *replies)
+    assert left == ["table", "reply 0", "reply 1", "reply 2"]
+
+
+async def test_replies_waiting_long_share_a_busy_tables_slots() -> None:
+    """A group whose table has a new screen for every slot, and three replies waiting:
+    a reply that has waited two intervals takes a slot, but at most every other one —
+    the table is never passed over twice in a row, and the replies all go."""
+    limiter = FloodLimiter(Limits(group=Pace(1, 0.02), private=None, overall=None))
+    left: list[str] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(-1, priority)
+        left.append(name)
+
+    await limiter.wait_turn(-1, NORMAL)
+    replies = [asyncio.create_task(go("reply", REPLY)) for _ in range(3)]
+    for n in range(10):  # every slot has a screen waiting for it
+        await go(f"table {n}", URGENT)
+    await asyncio.gather(*replies)
+    assert left[0] == "table 0", left
+    assert all(left[i : i + 2] != ["reply", "reply"] for i in range(len(left))), left
+    assert left.count("reply") == 3 and left.index("reply") < 4, left
+
+
+class _Bot:
+    """Stands in for PTB's Bot: records what is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str]] = []
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> Any:
+        self.sent.append((chat_id, text))
+        return type("Sent", (), {"message_id": len(self.sent)})()
+
+
+class _NoLedger:
+    async def unreachable(self, user_id: int) -> None:
+        pass
+
+    async def chat_gone(self, chat_id: int) -> None:
+        pass
+
+
+async def test_repeated_requests_get_one_answer_and_a_backlog_is_bounded() -> None:
+    """One user's unsent replies coalesce per request (the newest answer wins), the
+    same answer is not posted twice within a few seconds, and beyond three unsent
+    requests of one user their oldest is dropped; another user's reply is kept."""
+    bot = _Bot()
+    limiter = FloodLimiter(Limits(group=Pace(1, 0.05), private=None, overall=None))
+    io = Delivery(bot, limiter, _NoLedger())  # type: ignore[arg-type]
+
+    def asked(user_id: int, kind: str, text: str) -> None:
+        token = REQUEST.set(Request(user_id, kind))
+        try:
+            io.send(-5, screen(text))
+        finally:
+            REQUEST.reset(token)
+
+    await limiter.wait_turn(-5, NORMAL)  # the group's budget is spent for now
+    asked(1, "/score", "tally v1")
+    await asyncio.sleep(0.01)  # on its way: waiting for the group's next slot
+    asked(1, "/score", "tally v1")  # the same answer again: not posted twice
+    asked(1, "/score", "tally v2")  # a new answer waits ...
+    asked(1, "/score", "tally v3")  # ... and the newest replaces it
+    asked(2, "/score", "tally v3")  # someone else asking is answered too
+    for kind in ("/help", "/rules", "/top"):  # user 1's fourth request waiting ...
+        asked(1, kind, kind)  # ... drops their oldest (tally v3)
+    assert io.replies_waiting(-5) == 4
+    await asyncio.wait_for(io.flush(), 5)
+    assert [text for _, text in bot.sent] == ["tally v1", "tally v3", "/help", "/rules", "/top"]
+    asked(1, "/top", "/top")  # again, the same answer, at once: nothing more
+    await io.flush()
+    assert len(bot.sent) == 5
+    assert io.replies_dropped == 4

@@ -1,0 +1,1 @@
+"""End to end: ``python -m bot`` and the session layer as real processes, killed and restarted."""

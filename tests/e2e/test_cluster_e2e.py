@@ -1,0 +1,194 @@
+"""End to end: two ``python -m bot`` workers in webhook mode on one PostgreSQL database.
+
+The fake Bot API POSTs every update, with the webhook's secret header, to the
+two workers in turn (a load balancer's round robin), and enforces Telegram's
+flood limits on a clock ten times faster (the workers pace on the same clock:
+``KOLODA_FLOOD_SCALE``). Two humans and two computers play a King match to
+the end while one worker is SIGKILLed twice; its turns, computer moves and
+undelivered screens are taken up by the other (leases of 2 s). Nothing may be
+lost or done twice, and the group never gets more than its budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from aiohttp import ClientError, ClientSession
+
+from sessions import SessionManager
+from storage.replay import replay
+from tests.support.bot_process import MOVE, buttons_of, moved_on, next_press
+from tests.support.computers import RandomComputer
+from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, FloodLimits
+from tests.support.webhook import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "cluster-secret_0"
+SCALE = 10.0  # Telegram's clock, compressed
+LEASE = "2"
+
+pytestmark = pytest.mark.slow
+
+
+class Worker:
+    """One ``python -m bot`` in webhook mode on its own port."""
+
+    def __init__(self, fake: FakeTelegram, database_url: str, log: Path) -> None:
+        self.fake = fake
+        self.port = free_port()
+        self.env = fake.bot_environment(
+            Path("unused"),
+            DATABASE_URL=database_url,
+            WEBHOOK_URL="https://koloda.example.org/telegram",
+            WEBHOOK_SECRET=SECRET,
+            PORT=str(self.port),
+            KOLODA_LEASE_SECONDS=LEASE,
+            KOLODA_FLOOD_SCALE=str(SCALE),
+        )
+        self.log = log
+        self.process: asyncio.subprocess.Process | None = None
+
+    @property
+    def url(self) -> str:
+        """Where the load balancer sends updates to this worker."""
+        return f"http://127.0.0.1:{self.port}/telegram"
+
+    async def start(self) -> None:
+        """Start it and wait until its health check says it serves updates."""
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
+                stdout=asyncio.subprocess.DEVNULL, stderr=log,
+            )
+        async with ClientSession() as client:
+            for _ in range(600):
+                try:
+                    async with client.get(f"http://127.0.0.1:{self.port}/healthz") as answer:
+                        if answer.status == 200:
+                            return
+                except ClientError:
+                    pass
+                assert self.process.returncode is None, self.log.read_text()[-3000:]
+                await asyncio.sleep(0.1)
+        raise AssertionError("the worker did not become healthy")
+
+    async def kill(self) -> None:
+        """SIGKILL: no goodbye, no flush."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        """SIGTERM, as a deploy does."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+async def press_next(fake: FakeTelegram, users: list[FakeUser], chats: dict[int, FakeChat]) -> None:
+    """Play the first legal card of the human who is to move; wait for the next turn."""
+    user, hand, data = next_press(fake, users)
+    version = int(MOVE.match(data)[2])  # type: ignore[index]
+    query = fake.push_callback(user, chats[user.id], hand.message_id, data)
+    answer = await fake.answer(query, timeout=30)
+    assert not answer.params.get("text"), answer.params
+    await moved_on(fake, users, version)
+
+
+def most_in_window(times: list[float], window: float) -> int:
+    """The most of ``times`` (sorted) that fall in any ``window`` seconds."""
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+async def test_two_workers_one_killed_twice_play_a_king_match_to_the_end(
+    pg_database: str, tmp_path: Path
+) -> None:
+    # private chats: Telegram tolerates short bursts (the groups' 20 a minute is exact)
+    fake = FakeTelegram(flood=FloodLimits(private_burst=3, scale=SCALE))
+    await fake.start()
+    log = tmp_path / "workers.log"
+    workers = [Worker(fake, pg_database, log) for _ in range(2)]
+    alice, bob = fake.user("Alice"), fake.user("Bob")
+    humans = [alice, bob]
+    group = fake.group("Cluster")
+    chats = {alice.id: fake.private(alice), bob.id: fake.private(bob)}
+    try:
+        await asyncio.gather(*(w.start() for w in workers))
+        assert fake.webhook is not None and fake.webhook["secret_token"] == SECRET
+        fake.push_webhooks([w.url for w in workers])
+        for user in humans:
+            fake.push_command(user, chats[user.id], "/start")
+        fake.push_command(alice, group, "/new king")
+        await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == group.id, 30)
+        table = fake.last_message(group.id)
+        assert table is not None
+        presses = [(bob, "join:1"), (alice, "comp:1:easy"), (alice, "comp:1:easy")]
+        for user, data in presses:
+            await fake.answer(fake.push_callback(user, group, table.message_id, data), 30)
+        await fake.wait_until(lambda: table.text.count("🤖") >= 2 or "Bob" in table.text, 30)
+        await fake.answer(fake.push_callback(alice, group, table.message_id, "start:1"), 30)
+        await fake.wait_until(
+            lambda: any(buttons_of(fake.last_message(u.id, "🃏")) for u in humans), 30
+        )
+        human_moves = 0
+        victim = workers[0]
+        for number in range(2000):
+            if "game over" in table.text:
+                break
+            if number in (6, 40):  # mid-match, twice: the same worker, restarted between
+                await victim.kill()
+            if number in (14, 48):
+                await victim.start()
+            if any("game over" in (fake.last_message(u.id) or table).text for u in humans):
+                break
+            await press_next(fake, humans, chats)
+            human_moves += 1
+        await fake.wait_until(lambda: "game over" in table.text, timeout=60)
+        assert human_moves > 48  # both kills and restarts happened mid-match
+    finally:
+        await asyncio.gather(*(w.stop() for w in workers))
+        await fake.stop()
+
+    # the group's budget (20 a minute, on the compressed clock) was never exceeded
+    group_sends = sorted(
+        c.at for c in fake.calls
+        if c.chat_id == group.id and c.method in ("sendMessage", "editMessageText")
+    )
+    assert most_in_window(group_sends, 60.0 / SCALE) <= 20
+    assert not [c for c in fake.calls if c.chat_id == group.id and c.error
+                and c.error.startswith("Too Many Requests")]
+    # one table message, showing the result
+    assert len(fake.chat_messages(group.id)) == 1
+    # redelivered updates (a worker killed while handling them) happened and were harmless
+    assert any(status != 200 for _, _, status in fake.webhook_posts)
+
+    manager = await SessionManager.open(pg_database, RandomComputer())
+    try:
+        session = await manager.get(1)
+        assert session.status == "finished" and session.result is not None
+        moves = await manager.replay_log(1)
+        # every accepted press is in the log once, every computer turn was played once
+        assert sum(not m.by_computer for m in moves) == human_moves
+        versions = [m.version for m in moves]
+        assert len(set(versions)) == len(versions)
+        # the log replays to the stored end of the match: nothing lost, nothing twice
+        assert session.game is not None and session.seed is not None
+        replayed = replay(
+            "king", 4, session.options, session.seed, [(m.seat, m.action) for m in moves]
+        )
+        assert replayed.finished and replayed.to_dict() == session.game.to_dict()
+    finally:
+        await manager.close()

@@ -1,1 +1,0 @@
-"""Helpers around the fake Bot API: running the real bot against it."""

@@ -1,0 +1,1 @@
+"""Rules of every game: each engine, the engine contract, golden transcripts."""

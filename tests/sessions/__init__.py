@@ -1,0 +1,1 @@
+"""The session layer: lobby, play, timers, take-backs, hints, several workers."""

@@ -1,0 +1,1 @@
+"""Storage: the store contract on both backends, opening, copying, query plans."""

@@ -1,0 +1,137 @@
+"""Helpers for tables played through the harness: open one, find the mover, press.
+
+A group table (``open_table``), whose move buttons carry ``session:version:action``;
+a duel played out to the end (``play_out``); the labels and data of buttons.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tests.support.fake_telegram import FakeChat, FakeUser, StoredMessage
+from tests.support.harness import Harness
+
+MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
+
+
+@dataclass
+class Table:
+    """A running two-player group table."""
+
+    alice: FakeUser
+    bob: FakeUser
+    group: FakeChat
+    message: StoredMessage
+    session_id: int
+
+
+async def open_table(
+    harness: Harness, game: str = "eleven", started: bool = True, title: str = "Friends"
+) -> Table:
+    """Alice opens ``game`` in a new group, Bob joins (both have started the bot)."""
+    fake = harness.fake
+    alice, bob = fake.user("Alice"), fake.user("Bob")
+    group = fake.group(title, admins=(alice,))
+    for user in (alice, bob):
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(alice, group.id, f"/new {game}")
+    message = fake.last_message(group.id)
+    assert message is not None
+    session = await harness.kol.manager.open_in_chat(group.id)
+    assert session is not None
+    await harness.press(bob, message, f"join:{session.id}")
+    if started:
+        await harness.press(alice, message, f"start:{session.id}")
+    await harness.settle()
+    return Table(alice, bob, group, message, session.id)
+
+
+async def mover(harness: Harness, table: Table) -> tuple[FakeUser, FakeUser, int]:
+    """(player to move, the other player, current version)."""
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.to_move
+    assert seat is not None
+    first = table.alice if session.seats[seat].user_id == table.alice.id else table.bob
+    other = table.bob if first is table.alice else table.alice
+    return first, other, session.version
+
+
+def move_data(message: StoredMessage) -> list[str]:
+    """Callback data of every move button on a message."""
+    return [
+        b["callback_data"] for b in message.buttons() if MOVE.match(b.get("callback_data") or "")
+    ]
+
+
+async def pop_up(
+    harness: Harness, user: FakeUser, chat: FakeChat, message_id: int | None, data: str
+) -> str:
+    """Press (possibly forged) data and return the pop-up text."""
+    query = harness.fake.push_callback(user, chat, message_id, data)
+    answer = await harness.fake.answer(query)
+    await harness.settle()
+    return str(answer.params.get("text") or "")
+
+
+async def finish_fifteen(harness: Harness, table: Table) -> None:
+    """Play a one-deal Fifteen table to the end."""
+    for _ in range(60):
+        session = await harness.kol.manager.get(table.session_id)
+        if session.status != "running":
+            return
+        first, _, _ = await mover(harness, table)
+        hand = harness.fake.last_message(first.id, containing="🃏")
+        assert hand is not None
+        data = move_data(hand)
+        stand = [d for d in data if d.endswith(":stand")]
+        await harness.press(first, hand, (stand or data)[0])
+        await harness.settle()
+    raise AssertionError("Fifteen did not end")
+
+
+def moves(message: StoredMessage) -> list[str]:
+    """Callback data of the move buttons."""
+    return [
+        b["callback_data"] for b in message.buttons() if MOVE.match(b.get("callback_data") or "")
+    ]
+
+
+async def play_out(harness: Harness, session_id: int, users: dict[int, FakeUser]) -> None:
+    """Press the first legal button of whoever is to move until the match ends."""
+    for _ in range(2000):
+        session = await harness.kol.manager.get(session_id)
+        if session.status != "running":
+            return
+        seat = session.to_move
+        assert seat is not None
+        user = users[session.seats[seat].user_id or 0]
+        hand = harness.fake.last_message(user.id, containing="🃏")
+        assert hand is not None
+        await harness.press(user, hand, moves(hand)[0])
+        await harness.settle()
+    raise AssertionError("the match did not end")
+
+
+def labels(message: StoredMessage) -> list[str]:
+    """The labels of every button on a message."""
+    return [b["text"] for b in message.buttons()]
+
+
+def move_actions(message: StoredMessage) -> list[str]:
+    """The actions of the move buttons on a message."""
+    found = []
+    for button in message.buttons():
+        match = MOVE.match(button.get("callback_data") or "")
+        if match:
+            found.append(match[3])
+    return found
+
+
+def button_for(message: StoredMessage, action: str) -> str:
+    """The callback data of the move button for ``action``."""
+    for button in message.buttons():
+        match = MOVE.match(button.get("callback_data") or "")
+        if match and match[3] == action:
+            return match[0]
+    raise AssertionError(f"no button for {action} in {message.buttons()}")
