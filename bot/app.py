@@ -1,7 +1,11 @@
 """Wiring: the Application, its handlers, the session layer and start-up work.
 
 ``build_application`` is the only place where the bot is assembled; ``python
--m bot`` and the tests both use it.
+-m bot`` and the tests both use it. The Application it builds holds its own
+lifecycle hooks (``post_init``: :func:`startup`, ``post_stop``:
+:func:`deliver_pending`, ``post_shutdown``: :func:`shutdown`) and knows nothing
+of the transport: ``bot.__main__`` polls through its Updater or serves webhooks
+(``bot.webhook``), and either runs the hooks PTB's way.
 """
 
 from __future__ import annotations
@@ -17,13 +21,12 @@ from telegram import (
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     BotCommandScopeDefault,
-    Update,
 )
 from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
-from bot import webhook
+from bot.cluster import Cluster
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
@@ -90,13 +93,10 @@ def build_application(
         rate_limiter=FloodLimiter(limits),
     )
     # typed loosely: PTB's builder changes its type parameters with every call
-    builder: Any = ApplicationBuilder().application_class(KolodaApplication)
-    if settings.webhook_url is not None:
-        builder = builder.bot(bot).updater(None)  # bot.webhook's server receives the updates
-    else:
-        builder = builder.updater(KolodaUpdater(bot, asyncio.Queue()))
-    builder = (
-        builder
+    builder: Any = (
+        ApplicationBuilder()
+        .application_class(KolodaApplication)
+        .updater(KolodaUpdater(bot, asyncio.Queue()))  # used if the entry point polls
         .context_types(CONTEXT_TYPES)
         .concurrent_updates(CONCURRENT_UPDATES)
         .post_init(startup)
@@ -150,11 +150,16 @@ async def startup(app: KolodaApp) -> None:
     manager.start_tidying()
     await register_commands(app)
     drawn = await presenter.restore(manager)
+    if settings.shared:  # other processes may leave work behind in the store
+        app.bot_data.cluster = Cluster(manager, presenter, stuck=settings.lease_seconds)
+        app.bot_data.cluster.start()
     log.info("koloda is up as @%s; %d tables were behind and are drawn", app.bot.username, drawn)
 
 
 async def deliver_pending(app: KolodaApp) -> None:
-    """On the way down, while the Bot API client is still open: send what waits."""
+    """On the way down, while the Bot API client is still open: stop the cluster
+    duties and send what waits."""
+    await _stop_cluster(app)
     kol = app.bot_data.koloda
     if kol is not None:
         await kol.delivery.flush()
@@ -162,10 +167,17 @@ async def deliver_pending(app: KolodaApp) -> None:
 
 async def shutdown(app: KolodaApp) -> None:
     """Stop the deliveries and close the store."""
+    await _stop_cluster(app)  # PTB skips post_stop when the start failed
     kol = app.bot_data.koloda
     if kol is not None:
         await kol.delivery.close()
         await kol.manager.close()
+
+
+async def _stop_cluster(app: KolodaApp) -> None:
+    cluster, app.bot_data.cluster = app.bot_data.cluster, None
+    if cluster is not None:
+        await cluster.stop()
 
 
 def _commands(names: Sequence[str], lang: str) -> list[BotCommand]:
@@ -189,18 +201,3 @@ async def register_commands(app: KolodaApp) -> None:
     except TelegramError as error:
         log.warning("could not register the command list: %s", error)
 
-
-def run(settings: Settings, computer: Computer) -> None:
-    """Serve until interrupted: long polling, or webhook mode with ``WEBHOOK_URL`` set."""
-    app = build_application(settings, computer)
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    try:
-        if settings.webhook_url is not None:
-            loop.run_until_complete(webhook.serve(app, settings))
-        else:
-            app.run_polling(allowed_updates=Update.ALL_TYPES, close_loop=False)
-    finally:
-        # a failed start-up skips PTB's shutdown: close the HTTP clients ourselves
-        loop.run_until_complete(app.bot.shutdown())
-        loop.close()

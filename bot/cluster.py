@@ -1,4 +1,8 @@
-"""What a worker does for the whole cluster when several share one PostgreSQL database.
+"""What a worker does for the whole cluster when the store may be shared (PostgreSQL).
+
+Started at start-up whenever the database is PostgreSQL, whatever the
+transport (webhook workers, or a poller next to other processes on the same
+database): nothing tells one process that it is alone on a shared store.
 
 Each worker takes up, once a second, the background work that is due in the
 store but not in hand anywhere alive: a turn timer or a computer's turn
@@ -22,7 +26,9 @@ import asyncio
 import contextlib
 import logging
 
-from bot.context import Koloda
+from bot.present import Presenter
+from sessions import SessionManager
+from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +40,17 @@ STUCK = 10.0
 
 
 class Cluster:
-    """The periodic cluster duties of one worker (started in webhook mode on PostgreSQL)."""
+    """The periodic cluster duties of one worker (started whenever the store is shared)."""
 
-    def __init__(self, kol: Koloda, every: float = EVERY, stuck: float = STUCK) -> None:
-        self.kol = kol
+    def __init__(
+        self,
+        manager: SessionManager,
+        presenter: Presenter,
+        every: float = EVERY,
+        stuck: float = STUCK,
+    ) -> None:
+        self.manager = manager
+        self.presenter = presenter
         self.every = every
         self.stuck = stuck
         self._task: asyncio.Task[None] | None = None
@@ -45,10 +58,11 @@ class Cluster:
 
     def start(self) -> None:
         """Begin looking (in the background)."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        """Stop looking."""
+        """Stop looking (again: nothing)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -58,28 +72,34 @@ class Cluster:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         last_look = loop.time()
+        out = False  # the store was unavailable at the last look
         while True:
             await asyncio.sleep(self.every)
             try:
-                await self.kol.manager.run_due_work()
+                await self.manager.run_due_work()
                 if loop.time() - last_look >= self.stuck:
                     last_look = loop.time()
                     await self.redraw_stuck()
-            except Exception:
-                log.exception("cluster duties failed; trying again in %.0f s", self.every)
+                out = False
+            except Exception as error:
+                if not unavailable(error):
+                    log.exception("cluster duties failed; trying again in %.0f s", self.every)
+                elif not out:  # an outage is said once, not once a second
+                    log.warning("cluster duties wait for the store: %s", error)
+                out = unavailable(error)
 
     async def redraw_stuck(self) -> int:
         """Draw the sessions whose messages stayed behind since the last look; how many."""
         seen: dict[int, frozenset[tuple[str, int, int]]] = {}
         drawn = 0
-        async for session, refs in self.kol.manager.behind():
+        async for session, refs in self.manager.behind():
             behind = frozenset(
                 (r.purpose, r.shown, r.wanted) for r in refs if r.shown < r.wanted
             )
             seen[session.id] = behind
             if behind and self._behind.get(session.id) == behind:
                 log.info("session %s stayed behind; drawing it here", session.id)
-                await self.kol.presenter.refresh(session, only={p for p, _, _ in behind})
+                await self.presenter.refresh(session, only={p for p, _, _ in behind})
                 drawn += 1
         self._behind = seen
         return drawn

@@ -88,8 +88,9 @@ class Settings:
 
     @property
     def shared(self) -> bool:
-        """True when other workers may share the database (webhook mode on PostgreSQL)."""
-        return self.webhook_url is not None and self.database_url.startswith("postgres")
+        """True when other processes may share the database: it is PostgreSQL, whether
+        this one polls or takes webhooks (SQLite has one process: its writer)."""
+        return self.database_url.startswith("postgres")
 
     @property
     def base_url(self) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.cluster import Cluster
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.present import Presenter
@@ -38,6 +39,8 @@ class BotData:
         #: seconds a deferred screen may wait for a newer one (bot.delivery.DEFER)
         self.defer = 10.0
         self.koloda: Koloda | None = None
+        #: the cluster duties, on a shared store (bot.cluster)
+        self.cluster: Cluster | None = None
 
 
 Bot = ExtBot[dict[str, Any]]

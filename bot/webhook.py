@@ -4,8 +4,8 @@ Set by ``WEBHOOK_URL`` (the public HTTPS URL) and ``WEBHOOK_SECRET``. At start-u
 the bot calls ``setWebhook`` with that URL, the secret as ``secret_token`` and
 the update types it handles; Telegram then sends the secret back in the
 ``X-Telegram-Bot-Api-Secret-Token`` header of every request. This server
-(PTB's ``examples/customwebhookbot`` shape: ``Application.process_update`` per
-request) listens on ``HOST`` (default all interfaces) and ``PORT``:
+(PTB's ``examples/customwebhookbot`` shape: the Application handles each
+request's update) listens on ``HOST`` (default all interfaces) and ``PORT``:
 
 - ``POST <path of WEBHOOK_URL>``: a request without the right secret gets 403
   and a WARNING line, and nothing is processed; a body that is not an Update
@@ -25,7 +25,11 @@ body), or it is dropped; beyond :data:`MAX_IN_FLIGHT` requests at once the
 answer is 503.
 
 On SIGTERM or SIGINT the server stops taking requests, lets those in flight
-finish, delivers what waits and closes the store.
+finish, delivers what waits and closes the store. :func:`serve` runs the
+Application's lifecycle as PTB's ``run_webhook`` does — ``initialize``,
+``post_init``, ``start``; ``stop``, ``post_stop``, ``shutdown``,
+``post_shutdown`` — so what the bot does at start and stop is in the
+Application's hooks (``bot.app``), not here.
 """
 
 from __future__ import annotations
@@ -42,7 +46,6 @@ from typing import Any
 from aiohttp import web
 from telegram import Update
 
-from bot.cluster import Cluster
 from bot.config import Settings
 from bot.context import KolodaApp
 from bot.updates import KolodaApplication
@@ -168,10 +171,8 @@ async def serve(
     app: KolodaApp, settings: Settings, stop: asyncio.Event | None = None
 ) -> None:
     """Run the bot in webhook mode until SIGTERM or SIGINT, or ``stop`` is set (what
-    ``run`` does with ``WEBHOOK_URL`` set). Start-up errors propagate as in polling
-    mode."""
-    from bot.app import deliver_pending, shutdown, startup  # bot.app imports this module
-
+    ``python -m bot`` does with ``WEBHOOK_URL`` set). Start-up errors propagate as in
+    polling mode."""
     assert settings.webhook_url is not None and settings.webhook_secret is not None
     server = WebhookServer(app, settings.webhook_path, settings.webhook_secret)
     runner = web.AppRunner(
@@ -180,12 +181,10 @@ async def serve(
         shutdown_timeout=SHUTDOWN_GRACE,
         keepalive_timeout=READ_TIMEOUT,  # also drops a connection whose headers dawdle
     )
-    cluster: Cluster | None = None
     await app.initialize()
     try:
-        await startup(app)  # what post_init does in polling mode
-        kol = app.bot_data.koloda
-        assert kol is not None
+        if app.post_init is not None:
+            await app.post_init(app)
         await runner.setup()
         site = web.TCPSite(runner, host=settings.host, port=settings.port)
         await site.start()
@@ -195,9 +194,6 @@ async def serve(
             allowed_updates=Update.ALL_TYPES,
         )
         await app.start()
-        if settings.shared:
-            cluster = Cluster(kol, stuck=settings.lease_seconds)
-            cluster.start()
         server.serving = True
         log.info(
             "serving webhook updates at %s on %s port %d",
@@ -209,13 +205,13 @@ async def serve(
     finally:
         server.serving = False
         await runner.cleanup()  # stop accepting; requests in flight finish
-        if cluster is not None:
-            await cluster.stop()
         if app.running:
             await app.stop()
-        await deliver_pending(app)
+            if app.post_stop is not None:
+                await app.post_stop(app)
         await app.shutdown()
-        await shutdown(app)
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
 
 
 async def _until_signalled() -> None:

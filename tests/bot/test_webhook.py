@@ -114,3 +114,5 @@ def test_webhook_settings() -> None:
          "DATABASE_URL": "postgresql://u:p@db/koloda"}
     )
     assert (hooked.webhook_path, hooked.port, hooked.shared) == ("/a/b", 9000, True)
+    # a poller on PostgreSQL shares its store too (other processes may use it)
+    assert load_settings({**base, "DATABASE_URL": "postgresql://u:p@db/koloda"}).shared
