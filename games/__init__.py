@@ -1,32 +1,29 @@
 """Koloda's rules engines: pure Python, no I/O, one class per game.
 
-``REGISTRY`` maps each game id of docs/rules.md to its class::
+``REGISTRY`` maps each game id of docs/rules.md to its class, in the order the
+menus list them; it is the one list of games, and everything else derives from
+it (the computer players: ``games.ai.PLAYBOOKS``)::
 
     game = REGISTRY["eleven"].new(players=2, options={"target": 5}, seed=42)
+
+A new game is a module here with its :class:`Game` class added to
+:data:`GAMES`, and a module of the same name in ``games.ai`` with its
+computer player (``docs/games-api.md``).
 """
 
+from types import MappingProxyType
+
 from games.base import BadOptions, Event, Game, IllegalAction, Option, View
+from games.eleven import Eleven
+from games.fifteen import Fifteen
+from games.king import King
+from games.mau_mau import MauMau
+from games.oh_hell import OhHell
+from games.rummy import Rummy
+from games.two_ten_jack import TwoTenJack
 
-REGISTRY: dict[str, type[Game]] = {}
+#: Every game, in menu order.
+GAMES: tuple[type[Game], ...] = (Eleven, TwoTenJack, Fifteen, Rummy, MauMau, OhHell, King)
+REGISTRY: MappingProxyType[str, type[Game]] = MappingProxyType({game.id: game for game in GAMES})
 
-
-def register(cls: type[Game]) -> type[Game]:
-    """Class decorator: add a game to ``REGISTRY`` under its ``id``."""
-    REGISTRY[cls.id] = cls
-    return cls
-
-
-def _load_games() -> None:
-    import importlib
-
-    for name in ("eleven", "two_ten_jack", "fifteen", "rummy", "mau_mau", "oh_hell", "king"):
-        try:
-            importlib.import_module(f"games.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"games.{name}":
-                raise
-
-
-_load_games()
-
-__all__ = ["REGISTRY", "BadOptions", "Event", "Game", "IllegalAction", "Option", "View", "register"]
+__all__ = ["GAMES", "REGISTRY", "BadOptions", "Event", "Game", "IllegalAction", "Option", "View"]

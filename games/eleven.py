@@ -32,8 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import Event, Game, Option, View, register
-from games.base import other_hands
+from games.base import Event, Game, Option, View, other_hands
 from games.cards import insert_sorted, is_card, make_deck, sort_hand
 from games.sampling import sampled_game
 from games.tricks import follow_suit, trick_winner
@@ -57,7 +56,6 @@ def deal_points_for(figures: int) -> int:
     return POINTS_FOR_FIGURES[figures - 11] if figures >= 11 else 0
 
 
-@register
 class Eleven(Game):
     """One match of Eleven."""
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import register
 from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import make_deck
 from games.sampling import sampled_game
@@ -62,7 +61,6 @@ def total(cards: list[str]) -> int:
     return sum(value(card) for card in cards)
 
 
-@register
 class Fifteen(Game):
     """Fifteen for exactly 2 players, played for chips."""
 

@@ -70,8 +70,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import Event, Game, Option, View, register
-from games.base import copy_state, other_hands
+from games.base import Event, Game, Option, View, copy_state, other_hands
 from games.cards import RANKS, SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 from games.tricks import follow_suit, trick_winner, voids_known
@@ -215,7 +214,6 @@ def row_cards(row: list[str] | None) -> list[str]:
     return [rank_ + row[0][1] for rank_ in LADDER[low : high + 1]]
 
 
-@register
 class King(Game):
     """One match of King: the negative deals, then the positive part."""
 

@@ -72,7 +72,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import register
 from games.base import BadOptions, Event, Game, Option, View, copy_state, other_hands
 from games.cards import SUITS, deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
@@ -110,7 +109,6 @@ def excluded(card: str, lacks: Lacks) -> bool:
     )
 
 
-@register
 class MauMau(Game):
     """Mau-Mau for 2–5 players: first to empty the hand; penalties for the rest."""
 

@@ -37,8 +37,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import Event, Game, Option, View, register
-from games.base import copy_state, other_hands
+from games.base import Event, Game, Option, View, copy_state, other_hands
 from games.cards import deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 from games.tricks import follow_suit, trick_winner, voids_known
@@ -58,7 +57,6 @@ def deal_score(bid: int, tricks: int) -> int:
     return bid + BONUS if tricks == bid else 0
 
 
-@register
 class OhHell(Game):
     """One match (one full cycle of deals) of Oh Hell."""
 

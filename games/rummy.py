@@ -85,8 +85,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from games import Event, Game, Option, View, register
-from games.base import copy_state, other_hands
+from games.base import Event, Game, Option, View, copy_state, other_hands
 from games.cards import SUITS, deal_one_at_a_time, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 
@@ -216,7 +215,6 @@ def run_codes(hand: list[str]) -> list[str]:
     return codes
 
 
-@register
 class Rummy(Game):
     """Rummy for 2–6 players: draw, meld and lay off, discard; go out first."""
 

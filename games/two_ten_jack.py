@@ -41,8 +41,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import Event, Game, Option, View, register
-from games.base import copy_state, other_hands
+from games.base import Event, Game, Option, View, copy_state, other_hands
 from games.cards import deal_one_at_a_time, insert_sorted, is_card, make_deck, sort_hand
 from games.sampling import deal_unseen, sampled_game
 from games.tricks import trick_winner
@@ -101,7 +100,6 @@ def winner_of(plays: list[list[Any]], led: str) -> int:
     return trick_winner(plays, TRUMPS, led)
 
 
-@register
 class TwoTenJack(Game):
     """One match of Two-Ten-Jack."""
 

@@ -24,8 +24,8 @@ from bot.i18n import t, t_or
 from bot.numbers import signed_number
 from bot.render.common import Button, Screen, SeatLike, esc, game_name, screen, seat_name
 from games.base import Option
+from sessions import LEVELS
 
-LEVELS = ("easy", "normal", "strong")
 TIMERS: tuple[int | None, ...] = (None, 60, 300, 86400)
 
 

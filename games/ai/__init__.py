@@ -3,6 +3,11 @@
 ``choose(game_id, view, level, seed)`` is the one entry point: it reads only the
 seat's view (which includes ``legal``) and returns one of the legal actions.
 
+Every game of ``games.REGISTRY`` has its computer player here, in the module
+named by its id (``games.ai.king``), which builds its :class:`Playbook`;
+:data:`PLAYBOOKS` is derived from the registry, so there is no second list of
+games to keep in step.
+
 - ``easy``: rules of thumb per game, instant; bids and contracts estimated
   over a handful of sampled deals.
 - ``normal``: information-set MCTS for the trick games, determinized
@@ -16,13 +21,14 @@ budget may see more or fewer samples on a busier machine.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import eleven, fifteen, ismcts, king, mau_mau, oh_hell, rummy, two_ten_jack
+from games.ai import ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
@@ -36,16 +42,19 @@ LEVELS = ("easy", "normal", "strong")
 DEFAULT_BUDGETS = MappingProxyType(
     {"normal": Budget(seconds=0.3, playouts=200), "strong": Budget(seconds=1.0)}
 )
+
+
+def _playbook(game_id: str) -> Playbook:
+    """The computer player of ``game_id``: ``PLAYBOOK`` of ``games.ai.<game_id>``."""
+    playbook = importlib.import_module(f"{__name__}.{game_id}").PLAYBOOK
+    if not isinstance(playbook, Playbook):
+        raise TypeError(f"{__name__}.{game_id}.PLAYBOOK is not a Playbook")
+    return playbook
+
+
+#: Each registered game's playbook, by game id.
 PLAYBOOKS: MappingProxyType[str, Playbook] = MappingProxyType(
-    {
-        "eleven": eleven.PLAYBOOK,
-        "two_ten_jack": two_ten_jack.PLAYBOOK,
-        "fifteen": fifteen.PLAYBOOK,
-        "oh_hell": oh_hell.PLAYBOOK,
-        "king": king.PLAYBOOK,
-        "rummy": rummy.PLAYBOOK,
-        "mau_mau": mau_mau.PLAYBOOK,
-    }
+    {game_id: _playbook(game_id) for game_id in REGISTRY}
 )
 
 
@@ -193,7 +202,7 @@ def needs_thought(game_id: str, view: View, level: str) -> bool:
 
 def check_request(game_id: str, view: View, level: str) -> None:
     """Raise ValueError unless the game, the level and the view's ``legal`` are usable."""
-    if game_id not in PLAYBOOKS or game_id not in REGISTRY:
+    if game_id not in PLAYBOOKS:
         raise ValueError(f"no computer player for game {game_id!r}")
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")

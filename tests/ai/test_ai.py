@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.ai as ai
+from games import GAMES as GAMES_IN_MENU_ORDER
 from games import REGISTRY
 from games.ai import (
     DEFAULT_BUDGETS,
@@ -104,6 +105,12 @@ def test_swapping_the_opponents_hand_with_the_stock_changes_nothing_for_eleven()
     assert game.hands[1] != opponent_hand
     for level in LEVELS:
         assert choose("eleven", after, level, 3, QUICK) == choices[level]
+
+
+def test_every_registered_game_has_its_computer_player() -> None:
+    # PLAYBOOKS derives from the registry: one list of games, in its order
+    assert list(PLAYBOOKS) == list(REGISTRY) == [game.id for game in GAMES_IN_MENU_ORDER]
+    assert all(PLAYBOOKS[game_id] is getattr(ai, game_id).PLAYBOOK for game_id in REGISTRY)
 
 
 def test_unknown_game_level_or_turn_is_refused() -> None:
