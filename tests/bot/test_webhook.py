@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import ClientSession
@@ -85,6 +86,36 @@ async def test_a_forged_request_is_refused_logged_and_changes_nothing(
         async with client.post(webhook_bot, json=update, headers=headers) as answer:
             assert answer.status == 200
     await fake.wait_for(lambda c: c.method == "sendMessage" and c.chat_id == group.id)
+
+
+async def test_the_server_runs_the_hooks_the_application_holds(
+    fake: FakeTelegram, db_dir: Path
+) -> None:
+    port = free_port()
+    settings = load_settings(webhook_env(fake, db_dir / "hooks.sqlite3", port))
+    app = build_application(settings, RandomComputer(), limits=Limits.off(), defer=0.0)
+    ran: list[str] = []
+    for name in ("post_init", "post_stop", "post_shutdown"):
+        hook = getattr(app, name)
+
+        async def recorded(app: Any, hook: Any = hook, name: str = name) -> None:
+            ran.append(name)
+            await hook(app)
+
+        setattr(app, name, recorded)
+    stop = asyncio.Event()
+    task = asyncio.get_running_loop().create_task(serve(app, settings, stop))
+    await fake.wait_until(lambda: fake.webhook is not None, timeout=30)
+
+    async def started() -> None:
+        while not app.running:  # setWebhook comes before Application.start
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(started(), 30)
+    assert ran == ["post_init"]
+    stop.set()
+    await asyncio.wait_for(task, 30)
+    assert ran == ["post_init", "post_stop", "post_shutdown"] and not app.running
 
 
 @pytest.mark.parametrize(

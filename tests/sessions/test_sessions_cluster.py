@@ -14,21 +14,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from sessions import Refusal, Session, SessionManager
-from tests.support.helpers_sessions import FakeClock, FirstLegal
+from tests.support.helpers_sessions import FakeClock, FirstLegal, Stuck
 
 LEASE = 5.0
-
-
-class Stuck:
-    """A computer whose worker dies while thinking: it never answers."""
-
-    def __init__(self) -> None:
-        self.asked = asyncio.Event()
-
-    async def choose(self, game_id: str, view: dict[str, object], level: str, seed: int) -> str:
-        self.asked.set()
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,18 @@ class Broken:
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         raise RuntimeError("the computer broke")
+
+
+class Stuck:
+    """A computer whose worker dies while thinking: it never answers."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+
+    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
+        self.asked.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
 
 
 def db_url(path: Path) -> str:
