@@ -275,7 +275,7 @@ class Presenter:
         if session.status == "running" and session.game is not None:
             # a group's table carries what everyone sees; a duel's hand message is its table
             hand = self.hand_screen(session, seat, lang, with_table=session.kind != "group")
-            return _with_records(hand, session, session.game.view(None), lang)
+            return _with_records(hand, session, session.view(None), lang)
         return self.result_screen(session, lang)
 
     async def restore(self, manager: SessionManager) -> int:
