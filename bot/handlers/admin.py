@@ -26,13 +26,13 @@ LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 async def cmd_help(update: Update, context: KolodaContext) -> None:
     """/help: the list of commands."""
     kol = context.koloda
-    reply(kol, update, t(await chat_lang(kol, update), "help"))
+    reply(kol, update, t(chat_lang(), "help"))
 
 
 async def cmd_lang(update: Update, context: KolodaContext) -> None:
     """/lang: choose the language (yours in private, the chat's in a group)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     buttons = [Button(LANGUAGE_NAMES[code], Language(0, code).pack()) for code in LANGUAGES]
@@ -59,7 +59,7 @@ async def cmd_settings(update: Update, context: KolodaContext) -> None:
     """/settings: the language and this chat's table settings; a lobby's creator also
     gets the settings menu (only they see it)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     lines = [t(lang, "settings-lang", language=LANGUAGE_NAMES[lang])]
     session = await chat_session(kol, update)
     if session is not None:
@@ -119,7 +119,7 @@ async def on_error(update: object, context: KolodaContext) -> None:
     try:
         kol = context.koloda
         try:
-            lang = await chat_lang(kol, update)
+            lang = chat_lang()
         except Exception:  # the store that failed the update may fail this too
             user = update.effective_user
             lang = language_from_code(user.language_code if user else None)

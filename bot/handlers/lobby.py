@@ -118,7 +118,7 @@ async def open_table(
 async def cmd_new(update: Update, context: KolodaContext) -> None:
     """/new [game]: a game menu, or a lobby for the named game."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     args = args_of(context)
@@ -151,7 +151,7 @@ async def on_new(kol: Koloda, update: Update, press: NewGame) -> str | None:
 
 async def greet_private(kol: Koloda, user: User, session: Session) -> bool:
     """Tell a new player their hand will come privately; False if we cannot write to them."""
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     game = t(lang, f"game-{session.game_id}")
     sent = await kol.delivery.send_now(user.id, screen(t(lang, "joined-private", game=game)))
     if sent is not None:
@@ -212,7 +212,7 @@ async def _seat_by_button(kol: Koloda, update: Update, session_id: int) -> str:
 async def cmd_join(update: Update, context: KolodaContext) -> None:
     """/join: sit at this chat's table (or take your seat back from the computer)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     session = await kol.manager.open_in_chat(chat.id)
@@ -243,7 +243,7 @@ async def leave(kol: Koloda, update: Update, session_id: int) -> None:
 async def on_leave(kol: Koloda, update: Update, press: Leave) -> str | None:
     """The Leave button."""
     await leave(kol, update, press.session)
-    return t(await user_lang(kol, current_user(update)), "left")
+    return t(user_lang(), "left")
 
 
 async def chat_session(kol: Koloda, update: Update) -> Session | None:
@@ -259,7 +259,7 @@ async def chat_session(kol: Koloda, update: Update) -> Session | None:
 async def cmd_leave(update: Update, context: KolodaContext) -> None:
     """/leave: leave this chat's table."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
@@ -286,7 +286,7 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
 async def cmd_cancel(update: Update, context: KolodaContext) -> None:
     """/cancel: cancel this chat's table."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
@@ -326,7 +326,7 @@ async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -
     group the lobby stays for everyone and the menu is a message only the creator
     sees: ephemeral, kept current, or their private chat if that cannot be sent."""
     user = current_user(update)
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     menu = menu_screen(session, which, lang)
     if session.kind != "group" or session.chat_id is None:
         slot = message_slot(session, user.id)
@@ -394,10 +394,7 @@ async def settings_changed(kol: Koloda, update: Update, session: Session) -> Non
 
 async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
     """The turn-timer settings button."""
-    text = press.value
-    number = ascii_number(text, 6)
-    seconds = None if text == "off" else -1 if number is None else number
-    session = await kol.manager.set_timer(press.session, current_user(update).id, seconds)
+    session = await kol.manager.set_timer(press.session, current_user(update).id, press.value)
     await settings_changed(kol, update, session)
     return None
 
@@ -477,7 +474,7 @@ async def on_typed_value(update: Update, context: KolodaContext) -> None:
     )
     if name is None:
         return
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     typed = (message.text or "").strip()
     try:
         low, high = typed_range(session, name)
@@ -544,7 +541,7 @@ async def on_again(kol: Koloda, update: Update, press: Again) -> str | None:
     outcome = await kol.manager.rematch(press.session, user.id)
     await kol.presenter.refresh(outcome.session)
     if any(event["type"] == "rematch_exists" for event in outcome.events):
-        return t(await user_lang(kol, user), "rematch-exists")
+        return t(user_lang(), "rematch-exists")
     return None
 
 

@@ -57,7 +57,7 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         return
     from_private = query.message is not None and query.message.chat.id == user.id
     if from_private or session.kind != "group" or session.chat_id is None:
-        lang = await user_lang(kol, user)
+        lang = user_lang()
         kol.delivery.show(
             session.id, hand_purpose(seat), user.id,
             kol.presenter.private_screen(session, seat, lang), session.version,
@@ -65,7 +65,7 @@ async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
         )
         return
     purpose = ephemeral_purpose(seat)
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
     if await kol.delivery.find_ephemeral(session.id, purpose):
         kol.delivery.show_ephemeral(session.id, purpose, hand, session.version, force=True)
@@ -102,7 +102,7 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
     if session.chat_id is None or session.kind != "group":
         await show_hand(kol, user, session.id)
         return None
-    lang = await user_lang(kol, user)  # only this player sees it: their own language
+    lang = user_lang()  # only this player sees it: their own language
     hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
     sending = _send_hand(kol, query, user, session, seat, hand)
     if not kol.delivery.spawn_once(("hand", session.id, user.id), sending):
@@ -131,7 +131,7 @@ async def _send_hand(
     current = await kol.manager.get(session.id)
     if current.version != session.version and current.status == "running":
         # moves were made while it was on its way: show the hand as it is now
-        lang = await user_lang(kol, user)
+        lang = user_lang()
         now = kol.presenter.hand_screen(current, seat, lang, with_table=False)
         kol.delivery.show_ephemeral(session.id, ephemeral_purpose(seat), now, current.version)
 
@@ -139,7 +139,7 @@ async def _send_hand(
 async def cmd_hand(update: Update, context: KolodaContext) -> None:
     """/hand: in a private chat, post your hands again; in a group, a link to that chat."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     user, chat = current_user(update), update.effective_chat
     assert chat is not None
     if not is_private(update):
@@ -170,7 +170,7 @@ async def show_hands(kol: Koloda, update: Update) -> bool:
 async def cmd_table(update: Update, context: KolodaContext) -> None:
     """/table: post the table message again (the new one is then kept current)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     if is_private(update):

@@ -18,7 +18,7 @@ from sessions import OVERALL
 async def cmd_top(update: Update, context: KolodaContext) -> None:
     """/top [game]: in a group its leaderboard, in a private chat the overall one."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     try:
@@ -34,7 +34,7 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
 async def cmd_stats(update: Update, context: KolodaContext) -> None:
     """/stats: my record per game across chats, and my overall rating and rank in each."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     user = current_user(update)

@@ -18,7 +18,6 @@ from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
 from bot.limiter import REPLY
-from bot.numbers import ascii_number
 from bot.render.common import MAX_CAPTION, Screen, esc, game_name, seat_name
 from bot.render.record import match_record, record_filename, render_deal, render_history
 from bot.render.text import fit
@@ -35,13 +34,11 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     sees it), a message in a private chat."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
-    deal_no = ascii_number(press.deal, 6)
-    if deal_no is None:
-        raise Refusal("deal_not_finished")
+    deal_no = press.deal
     session, records = await kol.manager.deal_records(press.session)
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
@@ -73,7 +70,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     if session.status != "finished" or session.result is None:
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang
     )
@@ -88,7 +85,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
 async def cmd_history(update: Update, context: KolodaContext) -> None:
     """/history: this chat's last ten finished matches, a record button for each."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     found = await kol.manager.finished_in_chat(chat.id, HISTORY)

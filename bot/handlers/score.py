@@ -25,7 +25,7 @@ from sessions import Refusal, Session
 async def cmd_score(update: Update, context: KolodaContext) -> None:
     """/score [game]: this chat's tally, best first."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     try:
@@ -71,7 +71,7 @@ async def cmd_rules(update: Update, context: KolodaContext) -> None:
     """/rules [game]: the rules (by id or localized name), with this chat's table options;
     without a game and no table here, a menu of the games."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
@@ -91,7 +91,7 @@ async def on_rules(kol: Koloda, update: Update, press: Rules) -> str | None:
     chat = update.effective_chat
     if game_id is None or chat is None:
         raise Refusal("unknown_game", press.game)
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
     kol.delivery.send(chat.id, rules_screen(game_id, session, lang))
     return None

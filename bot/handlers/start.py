@@ -41,7 +41,7 @@ async def on_invite(kol: Koloda, update: Update, press: Invite) -> str | None:
     """Invite a friend: a single-use deep link to forward."""
     user = current_user(update)
     code = await kol.manager.create_invite(press.session, user.id)
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     link = kol.presenter.link(f"i{code}")
     kol.delivery.send(user.id, screen(t(lang, "invite-text", link=link)))
     return None
@@ -57,7 +57,7 @@ async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
     the offer to take back the seat a computer plays for them)."""
     session = await kol.manager.get(session_id)
     seat = session.seat_of(user.id)
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     if seat is None and any(p.stands_in_for == user.id for p in session.seats):
         game = game_name(session.game_id, lang)
         back = Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())
@@ -84,7 +84,7 @@ async def cmd_start(update: Update, context: KolodaContext) -> None:
     """/start [payload]: a welcome (with the current hands), or a deep link
     (h<link>, j<link>, i<invite>)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     args = args_of(context)
     payload = args[0] if args else ""
     user = current_user(update)
