@@ -16,7 +16,6 @@ from bot.i18n import LANGUAGES, language_from_code, t
 from bot.render.common import Button, game_name, screen
 from bot.render.lobby import settings_lines
 from games import REGISTRY
-from sessions import TABLE
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -36,7 +35,7 @@ async def cmd_lang(update: Update, context: KolodaContext) -> None:
     chat = update.effective_chat
     assert chat is not None
     buttons = [Button(LANGUAGE_NAMES[code], Language(0, code).pack()) for code in LANGUAGES]
-    kol.delivery.send(chat.id, screen(t(lang, "lang-menu"), [buttons]))
+    kol.presenter.reply(chat.id, screen(t(lang, "lang-menu"), [buttons]))
 
 
 async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
@@ -51,7 +50,7 @@ async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
         session = await kol.manager.open_in_chat(chat.id)
         if session is not None:
             await kol.presenter.refresh(session)
-    kol.delivery.send(chat.id, screen(t(lang, "lang-set")))
+    kol.presenter.reply(chat.id, screen(t(lang, "lang-set")))
     return None
 
 
@@ -81,8 +80,7 @@ async def cmd_settings(update: Update, context: KolodaContext) -> None:
 async def end_chat(kol: Koloda, chat_id: int) -> None:
     """The bot is out of a group: end its games and tell the players privately."""
     for session in await kol.manager.end_chat(chat_id):
-        kol.delivery.forget(session.id, TABLE)
-        await kol.presenter.refresh(session, with_table=False)
+        await kol.presenter.table_gone(session)
 
 
 async def on_my_member(update: Update, context: KolodaContext) -> None:

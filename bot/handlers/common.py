@@ -107,7 +107,7 @@ def reply(kol: Koloda, update: Update, text: str) -> None:
     """Reply in the update's chat with HTML text (sent in the background)."""
     chat = update.effective_chat
     if chat is not None:
-        kol.delivery.send(chat.id, screen(text))
+        kol.presenter.reply(chat.id, screen(text))
 
 
 def display_name(user: User) -> str:

@@ -39,7 +39,7 @@ async def on_hint(kol: Koloda, update: Update, press: HintButton) -> str | None:
         key = "hint-card" if is_card(action.partition(":")[0]) else "hint-action"
         await popup(query, t(lang, key, move=action_label(action, lang)))
 
-    kol.delivery.spawn(answer())
+    kol.presenter.background(answer())
     return ""  # answered by the background task
 
 

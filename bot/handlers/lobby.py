@@ -49,9 +49,6 @@ from bot.render.result import render_game_menu
 from games import REGISTRY
 from sessions import TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
 
-log = logging.getLogger(__name__)
-#: The purpose of the creator's own menu message (settings, computer levels) in a group.
-MENU = "menu"
 #: The purpose prefix of a "type a value" prompt (``prompt:target``, ``prompt:timer``).
 PROMPT = "prompt:"
 
@@ -81,21 +78,13 @@ def game_argument(kol: Koloda, context: KolodaContext, chat_id: int, lang: str) 
         return None
     game_id = find_game(" ".join(args))
     if game_id is None:
-        kol.delivery.send(chat_id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        kol.presenter.reply(chat_id, render_game_menu(list(REGISTRY), lang, unknown=True))
         raise NoSuchGame(" ".join(args))
     return game_id
 
 
 def _simple(text: str) -> str:
     return "".join(ch for ch in text.strip().lower().replace("ё", "е") if ch.isalnum())
-
-
-def message_slot(session: Session, user_id: int) -> tuple[str, int] | None:
-    """(purpose, chat) of the message this user sees the session's lobby in."""
-    if session.kind == "group" and session.chat_id is not None:
-        return TABLE, session.chat_id
-    seat = session.seat_of(user_id)
-    return (hand_purpose(seat), user_id) if seat is not None else None
 
 
 # ---------------------------------------------------------------- opening
@@ -123,11 +112,11 @@ async def cmd_new(update: Update, context: KolodaContext) -> None:
     assert chat is not None
     args = args_of(context)
     if not args:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang))
+        kol.presenter.reply(chat.id, render_game_menu(list(REGISTRY), lang))
         return
     game_id = find_game(" ".join(args))
     if game_id is None:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        kol.presenter.reply(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
         return
     try:
         await open_table(kol, update, game_id)
@@ -153,7 +142,7 @@ async def greet_private(kol: Koloda, user: User, session: Session) -> bool:
     """Tell a new player their hand will come privately; False if we cannot write to them."""
     lang = user_lang()
     game = t(lang, f"game-{session.game_id}")
-    sent = await kol.delivery.send_now(user.id, screen(t(lang, "joined-private", game=game)))
+    sent = await kol.presenter.reply_now(user.id, screen(t(lang, "joined-private", game=game)))
     if sent is not None:
         await kol.prefs.set_reachable(user.id, True)
     return sent is not None
@@ -172,7 +161,7 @@ async def seat_user(
     else:
         session = await kol.manager.join(session_id, user.id, display_name(user))
     await kol.presenter.refresh(session)
-    kol.delivery.spawn(_greet(kol, user, session, then))
+    kol.presenter.background(_greet(kol, user, session, then))
 
 
 async def _greet(
@@ -222,7 +211,7 @@ async def cmd_join(update: Update, context: KolodaContext) -> None:
 
     async def offer(link: str | None) -> None:
         if link is not None:
-            kol.delivery.send(chat.id, _link_screen(lang, link))
+            kol.presenter.reply(chat.id, _link_screen(lang, link))
 
     try:
         await seat_user(kol, update, session.id, offer)
@@ -277,9 +266,9 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
     user = current_user(update)
     session = await kol.manager.get(session_id)
     admin = session.creator_id != user.id and await is_admin(
-        kol.delivery.bot, session.chat_id if session.kind == "group" else None, user.id)
+        update.get_bot(), session.chat_id if session.kind == "group" else None, user.id)
     cancelled = await kol.manager.cancel(session_id, user.id, is_admin=admin)
-    await close_menu(kol, cancelled)
+    kol.presenter.close_menu(cancelled)
     await kol.presenter.refresh(cancelled)
 
 
@@ -322,42 +311,11 @@ def menu_screen(session: Session, which: str, lang: str) -> Screen:
 
 
 async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -> None:
-    """Show the creator a menu. A private duel's lobby message becomes the menu; in a
-    group the lobby stays for everyone and the menu is a message only the creator
-    sees: ephemeral, kept current, or their private chat if that cannot be sent."""
-    user = current_user(update)
-    lang = user_lang()
-    menu = menu_screen(session, which, lang)
-    if session.kind != "group" or session.chat_id is None:
-        slot = message_slot(session, user.id)
-        if slot is not None:
-            kol.delivery.show(session.id, slot[0], slot[1], menu, session.version)
-        return
-    if await kol.delivery.find_ephemeral(session.id, MENU):
-        kol.delivery.show_ephemeral(session.id, MENU, menu, session.version)
-        return
+    """Show the creator a menu (where it goes: :meth:`bot.present.Presenter.show_menu`)."""
     query = update.callback_query
-    kol.delivery.spawn(_send_menu(kol, session, user.id, menu, query.id if query else None))
-
-
-async def _send_menu(
-    kol: Koloda, session: Session, user_id: int, menu: Screen, query_id: str | None
-) -> None:
-    """The creator's group menu as an ephemeral message (in the background: the group's
-    budget may be spent), else in their private chat."""
-    assert session.chat_id is not None
-    try:
-        await kol.delivery.send_ephemeral(
-            session.id, MENU, session.chat_id, user_id, menu, session.version, query_id
-        )
-    except TelegramError as error:
-        log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
-        kol.delivery.show(session.id, MENU, user_id, menu, session.version, urgent=True)
-
-
-async def close_menu(kol: Koloda, session: Session) -> None:
-    """The creator's group menu is done with (back to the lobby, dealt, cancelled)."""
-    kol.delivery.spawn(kol.delivery.delete_ephemeral(session.id, MENU))
+    menu = menu_screen(session, which, user_lang())
+    await kol.presenter.show_menu(session, current_user(update).id, menu,
+                                  query.id if query else None)
 
 
 async def on_levels(kol: Koloda, update: Update, press: Computers | VersusComputer) -> str | None:
@@ -430,7 +388,7 @@ async def on_type_value(kol: Koloda, update: Update, press: TypeValue) -> str | 
              low=str(low), high=str(high))
     if group:  # only the creator gets the reply field: the prompt mentions them
         text = f"{mention(session.seats[session.seat_of(user.id) or 0], lang)} {text}"
-    kol.delivery.spawn(_ask(kol, session, press.name, chat_id, text, f"{low}–{high}"))
+    kol.presenter.background(_ask(kol, session, press.name, chat_id, text, f"{low}–{high}"))
     return None
 
 
@@ -440,7 +398,7 @@ async def _ask(
     """Post the "type a value" prompt (in the background: the chat's budget may be
     spent) and remember it as the session's ``prompt:<name>`` message."""
     try:
-        message_id = await kol.delivery.ask(chat_id, text, placeholder)
+        message_id = await kol.presenter.ask(chat_id, text, placeholder)
     except TelegramError as error:
         log.warning("the prompt for %s was not sent: %s", name, error)
         return
@@ -493,7 +451,7 @@ async def on_typed_value(update: Update, context: KolodaContext) -> None:
         reply(kol, update, refusal_text(lang, refusal))
         return
     await kol.messages.forget(session.id, f"{PROMPT}{name}")
-    kol.delivery.spawn(kol.delivery.delete(message.chat.id, asked.message_id))  # answered
+    kol.presenter.delete(message.chat.id, asked.message_id)  # answered
     await settings_changed(kol, update, changed)
 
 
@@ -502,7 +460,7 @@ async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
     session = await kol.manager.get(press.session)
     if session.status != "lobby":
         raise Refusal("not_in_lobby", session.status)
-    await close_menu(kol, session)
+    kol.presenter.close_menu(session)
     await kol.presenter.refresh(session)
     return None
 
@@ -523,7 +481,7 @@ async def on_computer(kol: Koloda, update: Update, press: AddComputer) -> str | 
 async def on_start(kol: Koloda, update: Update, press: Start) -> str | None:
     """Start: deal the first hand."""
     outcome = await kol.manager.start(press.session, current_user(update).id)
-    await close_menu(kol, outcome.session)
+    kol.presenter.close_menu(outcome.session)
     await kol.presenter.refresh(outcome.session)
     return None
 

@@ -28,7 +28,7 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
     scope = OVERALL if is_private(update) else chat.id
     most = TOP_ONE_GAME if game_id is not None else TOP_EACH_GAME
     rows = await kol.manager.leaderboard(scope, game_id, most)
-    kol.delivery.send(chat.id, render_top(rows, scope, game_id, lang))
+    kol.presenter.reply(chat.id, render_top(rows, scope, game_id, lang))
 
 
 async def cmd_stats(update: Update, context: KolodaContext) -> None:
@@ -41,7 +41,7 @@ async def cmd_stats(update: Update, context: KolodaContext) -> None:
     record = await kol.manager.user_stats(user.id)
     tally = render_tally(t(lang, "stats-title"), record, lang, "game")
     ratings = rating_lines(await kol.manager.user_ratings(user.id, OVERALL), lang)
-    kol.delivery.send(chat.id, screen("\n".join([tally.text, *ratings])))
+    kol.presenter.reply(chat.id, screen("\n".join([tally.text, *ratings])))
 
 
 HANDLERS: list[Handler] = [
