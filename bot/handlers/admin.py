@@ -11,7 +11,8 @@ from telegram.ext import ChatMemberHandler, CommandHandler
 from bot.callback import Language
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
-from bot.handlers.lobby import chat_session, show_menu
+from bot.handlers.lobby import chat_session
+from bot.handlers.menus import show_menu
 from bot.i18n import LANGUAGES, language_from_code, t
 from bot.render.common import Button, game_name, screen
 from bot.render.lobby import settings_lines
