@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import Bot, CallbackQuery, Chat, Update, User
+from telegram import Bot, CallbackQuery, Chat, Message, Update, User
 from telegram.error import BadRequest, NetworkError
 from telegram.ext import (
     ApplicationHandlerStop,
@@ -86,8 +86,9 @@ async def _chat_language(kol: Koloda, chat: Chat, user: User, user_lang: str) ->
 
 
 async def arrive(kol: Koloda, update: Update) -> Arrival:
-    """Work out what an update is: its languages (for a message or a press from a
-    user; each read once, through the cached preferences) and its decoded button."""
+    """Work out what an update is: its decoded button, and the languages it is
+    answered in — for what the handlers answer (a press, a command, a reply to the
+    bot's question), each read once through the cached preferences."""
     press: Press | BadCallback | None = None
     query = update.callback_query
     if query is not None:
@@ -96,7 +97,7 @@ async def arrive(kol: Koloda, update: Update) -> Arrival:
         except BadCallback as error:
             press = error
     user, chat = update.effective_user, update.effective_chat
-    if user is None or (query is None and update.message is None):
+    if user is None or (query is None and not _answered(update.message)):
         return Arrival(press=press)
     user_lang = await _user_language(kol, user)
     chat_lang = user_lang if chat is None else await _chat_language(kol, chat, user, user_lang)
@@ -260,6 +261,13 @@ def chat_senders() -> Handler:
 def args_of(context: KolodaContext) -> list[str]:
     """The command's arguments (none for a plain command)."""
     return list(context.args or [])
+
+
+def _answered(message: Message | None) -> bool:
+    """True for a message some handler answers: a command, or a reply."""
+    if message is None:
+        return False
+    return (message.text or "").startswith("/") or message.reply_to_message is not None
 
 
 async def note_request(update: Update, context: KolodaContext) -> None:
