@@ -17,6 +17,7 @@ the Bot API calls it cost.
 
     .venv/bin/python bench/press_path.py
     .venv/bin/python bench/press_path.py --calls   # also every function entered, by file
+    .venv/bin/python bench/press_path.py --cold    # the first press after a restart
 """
 
 from __future__ import annotations
@@ -150,15 +151,19 @@ async def quiet(fake: FakeTelegram, since: int) -> None:
             return
 
 
-async def measure(tracer: Tracer, show_calls: bool) -> None:
+async def measure(tracer: Tracer, show_calls: bool, cold: bool) -> None:
     """Set the table up, trace one press, print what it ran."""
     fake = FakeTelegram()
     await fake.start()
     folder = Path(tempfile.mkdtemp(prefix="koloda-bench-", dir="/dev/shm"
                                    if Path("/dev/shm").is_dir() else None))
-    harness = await start_harness(fake, folder / "koloda.sqlite3", RandomComputer())
+    database = folder / "koloda.sqlite3"
+    harness = await start_harness(fake, database, RandomComputer())
     try:
         users, _ = await table_in_play(harness)
+        if cold:  # a restarted bot: nothing of the table in memory
+            await harness.stop()
+            harness = await start_harness(fake, database, RandomComputer())
         session = await harness.kol.manager.get(1)
         user, data = move_press(harness, users, session)
         hand = fake.last_message(user.id, containing="🃏")
@@ -179,7 +184,8 @@ async def measure(tracer: Tracer, show_calls: bool) -> None:
         await fake.stop()
 
     files = sorted(tracer.files, key=relative)
-    print(f"one move press (King, 4 humans in a group): {len(files)} project files ran")
+    state = "after a restart" if cold else "warm"
+    print(f"one move press (King, 4 humans in a group, {state}): {len(files)} project files ran")
     for path in files:
         print(f"  {relative(path):40} {tracer.files[path]:6} calls")
     per_seat = ", ".join(f"seat {seat}: {n}" for seat, n in sorted(
@@ -200,13 +206,15 @@ def main() -> None:
     """Parse the options and run."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", action="store_true", help="list every function entered")
+    parser.add_argument("--cold", action="store_true",
+                        help="restart the bot before the press (nothing cached)")
     options = parser.parse_args()
     tracer = Tracer()
     # installed before anything starts, so the store's worker threads carry it too
     threading.setprofile(tracer.hook)
     sys.setprofile(tracer.hook)
     try:
-        asyncio.run(measure(tracer, options.calls))
+        asyncio.run(measure(tracer, options.calls, options.cold))
     finally:
         sys.setprofile(None)
         threading.setprofile(None)  # type: ignore[arg-type]

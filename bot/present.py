@@ -2,20 +2,23 @@
 
 :class:`Presenter` owns the routing: for every screen of a session — the
 group's table (lobby, play, result), each human's private message, their
-ephemeral hand, the creator's menu — it decides one
-:class:`~bot.placement.Placement` (which message, edited or posted anew, how
-urgent) and hands the screen to :class:`~bot.delivery.Delivery`. The screens
-themselves are drawn by :class:`~bot.screens.Screens`, pure functions of the
-stored session. Every committed change is drawn by :meth:`Presenter.on_outcome`
-— a human's move (its handler), a computer's or a timer's (the session layer's
-subscriber) alike. Handlers talk to the session layer and to this class only;
-it reads languages and reachability and writes nothing.
+ephemeral hand, the creator's menu — it decides one :class:`Placement` (which
+message, edited or posted anew, how urgent), and :func:`place` is the one place
+that turns a placement into :class:`~bot.delivery.Delivery`'s calls. The
+screens themselves are drawn by :class:`~bot.screens.Screens`, pure functions
+of the stored session. Every committed change is drawn by
+:meth:`Presenter.on_outcome` — a human's move (its handler), a computer's or a
+timer's (the session layer's subscriber) alike. Handlers talk to the session
+layer and to this class only; it reads languages and reachability and writes
+nothing.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Coroutine
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from telegram.error import TelegramError
@@ -24,7 +27,6 @@ from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.limiter import NORMAL, REPLY
-from bot.placement import How, Pace, Placement, Where, place
 from bot.render.common import Button, Screen, game_name, screen
 from bot.screens import Screens
 from sessions import (
@@ -42,6 +44,74 @@ log = logging.getLogger(__name__)
 
 #: The purpose of the creator's own menu message (settings, computer levels) in a group.
 MENU = "menu"
+
+
+class Where(Enum):
+    """Which message shows the screen."""
+
+    GROUP = "group"  # the table's message in its group
+    PRIVATE = "private"  # a player's message in their private chat with the bot
+    EPHEMERAL = "ephemeral"  # one only that player sees in the group (kept current only)
+
+
+class How(Enum):
+    """What becomes of the message."""
+
+    KEEP = "keep"  # edited; posted if there is none yet
+    REPOST = "repost"  # posted anew (the chat's newest), and that one kept from now on
+    EDIT_ONLY = "edit-only"  # edited if there is one; never posted
+    REDRAW = "redraw"  # edited even if it is the screen sent last (the message may differ)
+
+
+class Pace(Enum):
+    """When it goes, if Telegram's budget is short."""
+
+    URGENT = "urgent"  # before everything else (a running table; a player's turn)
+    NORMAL = "normal"
+    DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a screen goes and how; ``final``: the session is over, so the message is
+    let go once it shows this."""
+
+    where: Where
+    how: How = How.KEEP
+    pace: Pace = Pace.NORMAL
+    final: bool = False
+
+
+def place(
+    delivery: Delivery,
+    session_id: int,
+    purpose: str,
+    chat_id: int,
+    screen: Screen,
+    version: int,
+    placement: Placement,
+) -> None:
+    """Hand ``screen`` (showing ``version``) to delivery for the session's message of
+    ``purpose`` in ``chat_id`` (an ephemeral one is found by its purpose alone)."""
+    how, pace, final = placement.how, placement.pace, placement.final
+    if placement.where is Where.EPHEMERAL:
+        delivery.show_ephemeral(
+            session_id, purpose, screen, version, final=final, force=how is How.REDRAW
+        )
+        return
+    delivery.show(
+        session_id,
+        purpose,
+        chat_id,
+        screen,
+        version,
+        repost=how is How.REPOST,
+        edit_only=how is How.EDIT_ONLY,
+        final=final,
+        deferred=pace is Pace.DEFERRED,
+        urgent=pace is Pace.URGENT,
+        force=how is How.REDRAW,
+    )
 
 
 class Presenter(Screens):
