@@ -13,7 +13,7 @@ from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
 from bot.handlers.lobby import chat_session
 from bot.handlers.menus import show_menu
-from bot.i18n import LANGUAGES, language_from_code, t
+from bot.i18n import LANGUAGES, t
 from bot.render.common import Button, game_name, screen
 from bot.render.lobby import settings_lines
 from games import REGISTRY
@@ -117,11 +117,7 @@ async def on_error(update: object, context: KolodaContext) -> None:
         return
     try:
         kol = context.koloda
-        try:
-            lang = chat_lang()
-        except Exception:  # the store that failed the update may fail this too
-            user = update.effective_user
-            lang = language_from_code(user.language_code if user else None)
+        lang = chat_lang()  # read when it arrived (or, if the store failed then, Telegram's)
         if update.callback_query is not None:
             await popup(update.callback_query, t(lang, "error-generic"))
         elif update.effective_message is not None:
