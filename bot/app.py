@@ -30,7 +30,7 @@ from bot.cluster import Cluster
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
-from bot.handlers import admin, hints, lobby, play, ratings, records, score, start
+from bot.handlers import admin, hints, lobby, menus, play, ratings, records, score, start
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.ledger import SessionLedger
@@ -63,7 +63,7 @@ PRIVATE_COMMANDS = (
     "start", "new", "hand", "stats", "top", "history", "rules", "settings", "lang", "help",
 )
 #: The handler modules, each exporting HANDLERS (a test checks every button kind has one).
-HANDLER_MODULES = (start, lobby, play, score, ratings, records, hints, admin)
+HANDLER_MODULES = (start, lobby, menus, play, score, ratings, records, hints, admin)
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.

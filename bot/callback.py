@@ -6,30 +6,46 @@ session version the button was drawn for, and the rules action (``QS``,
 no session applies): ``join:17``, ``comp:17:easy``, ``opt:17:target:7``.
 
 Each kind is a frozen dataclass whose fields after ``session`` are its
-arguments; :func:`unpack` finds the class by its prefix, and the handlers are
-registered per class (``bot.handlers.common.on_button``), so the codec and the
+arguments, typed: an ``int`` travels as ASCII digits (:mod:`bot.numbers`), a
+``bool`` as ``on``/``off``, ``int | None`` as digits or ``off``, a ``str`` as
+a short word. The fields' types are the codec: :func:`unpack` finds the class
+by its prefix and hands back ints as ints, so no handler parses a field again;
+:func:`kind_of` names the class from the prefix alone, and the handlers are
+registered per class (``bot.handlers.common.button``), so the codec and the
 router are one table. Telegram clients can be made to send any string as
 callback data, so :func:`unpack` trusts nothing: garbled or forged data raises
-:class:`BadCallback`.
+:class:`BadCallback` (a field may name the refusal its bad value gets instead).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
-from typing import ClassVar, Self
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
 
 from bot.numbers import ascii_number
+from sessions.model import RefusalCode
 
 MAX_BYTES = 64  # Telegram's limit on callback_data
 
 _ACTION = re.compile(r"^[A-Za-z0-9_:+\-.]{1,40}$")
 _ARG = re.compile(r"^[A-Za-z0-9_\-]{1,24}$")
+#: a field's metadata key: the refusal code a bad value of it gets (not a bad button)
+REFUSAL = "refusal"
 
 
 class BadCallback(ValueError):
-    """Callback data that this bot did not produce (garbled, forged or outdated)."""
+    """Callback data that this bot did not produce (garbled, forged or outdated).
+
+    ``refusal``: the refusal code the data gets instead of "bad button" (a field
+    that names one: a deal number that is no finished deal's)."""
+
+    def __init__(self, message: str, refusal: RefusalCode | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 def _checked(data: str) -> str:
@@ -43,6 +59,69 @@ def _number(text: str) -> int:
     if value is None:
         raise BadCallback(f"not a number: {text!r}")
     return value
+
+
+def _word(text: str) -> str:
+    if not _ARG.match(text):
+        raise BadCallback(f"bad argument {text!r}")
+    return text
+
+
+def _switch(text: str) -> bool:
+    if text not in ("on", "off"):
+        raise BadCallback(f"not on/off: {text!r}")
+    return text == "on"
+
+
+def _number_or_off(text: str) -> int | None:
+    return None if text == "off" else _number(text)
+
+
+def _encode(value: object) -> str:
+    """A field's value as it travels: ``on``/``off``, ``off`` for None, digits, a word."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None:
+        return "off"
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"negative number in a button: {value}")
+        return str(value)
+    if isinstance(value, str) and _ARG.match(value):
+        return value
+    raise ValueError(f"bad button argument {value!r}")
+
+
+#: How each field type is read back (its encoding is :func:`_encode`).
+_DECODERS: dict[object, Callable[[str], Any]] = {
+    int: _number,
+    str: _word,
+    bool: _switch,
+    int | None: _number_or_off,
+}
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    decode: Callable[[str], Any]
+    refusal: RefusalCode | None
+
+
+_FIELDS: dict[str, tuple[_Field, ...]] = {}
+
+
+def _fields(kind: type[Verb]) -> tuple[_Field, ...]:
+    """The typed arguments of a kind of button (after ``session``), in order."""
+    found = _FIELDS.get(kind.prefix)
+    if found is None:
+        hints = typing.get_type_hints(kind)
+        found = _FIELDS[kind.prefix] = tuple(
+            _Field(f.name, _DECODERS[hints[f.name]], f.metadata.get(REFUSAL))
+            for f in dataclasses.fields(kind)
+            if f.name != "session"
+        )
+    return found
 
 
 @dataclass(frozen=True)
@@ -65,25 +144,26 @@ class Verb:
 
     @classmethod
     def _arguments(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls) if f.name != "session"]
+        return [f.name for f in _fields(cls)]
 
     def pack(self) -> str:
         """The callback data; ValueError if an argument is unfit or it would not fit."""
-        args = [str(getattr(self, name)) for name in self._arguments()]
-        for arg in args:
-            if not _ARG.match(arg):
-                raise ValueError(f"bad button argument {arg!r}")
-        return _checked(":".join([self.prefix, str(self.session), *args]))
+        args = [_encode(getattr(self, f.name)) for f in _fields(type(self))]
+        return _checked(":".join([self.prefix, _encode(self.session), *args]))
 
     @classmethod
     def unpack(cls, parts: list[str]) -> Self:
         """The button from the parts after the prefix (BadCallback if they do not fit)."""
-        names = cls._arguments()
-        if len(parts) != len(names) + 1:
+        fields = _fields(cls)
+        if len(parts) != len(fields) + 1:
             raise BadCallback(f"wrong arity for {cls.prefix!r}")
-        if not all(_ARG.match(arg) for arg in parts[1:]):
-            raise BadCallback(f"bad argument for {cls.prefix!r}")
-        return cls(_number(parts[0]), *parts[1:])
+        values: list[Any] = []
+        for typed, text in zip(fields, parts[1:], strict=True):
+            try:
+                values.append(typed.decode(text))
+            except BadCallback as error:
+                raise BadCallback(f"{cls.prefix}: {error}", typed.refusal) from error
+        return cls(_number(parts[0]), *values)
 
 
 @dataclass(frozen=True)
@@ -98,7 +178,7 @@ class Move:
         """The callback data; ValueError if the action is unfit or it would not fit."""
         if not _ACTION.match(self.action):
             raise ValueError(f"not an action: {self.action!r}")
-        return _checked(f"{self.session}:{self.version}:{self.action}")
+        return _checked(f"{_encode(self.session)}:{_encode(self.version)}:{self.action}")
 
 
 @dataclass(frozen=True)
@@ -178,7 +258,7 @@ class SetTimer(Verb):
     """Set the turn timer (seconds, or ``off``)."""
 
     prefix = "timer"
-    value: str
+    value: int | None
 
 
 @dataclass(frozen=True)
@@ -263,7 +343,7 @@ class DealButton(Verb):
     """📜 Deal: the record of a finished deal (``deal``: its number, 0 first)."""
 
     prefix = "deal"
-    deal: str
+    deal: int = field(metadata={REFUSAL: "deal_not_finished"})
 
 
 @dataclass(frozen=True)
@@ -283,10 +363,10 @@ class HintButton(Verb):
 
 @dataclass(frozen=True)
 class HintsSetting(Verb):
-    """The table's Hints setting (``on`` or ``off``), in the lobby."""
+    """The table's Hints setting (on or off), in the lobby."""
 
     prefix = "hints"
-    value: str
+    value: bool = field(metadata={REFUSAL: "bad_option"})
 
 
 @dataclass(frozen=True)
@@ -299,17 +379,28 @@ class TakeBack(Verb):
 Press = Move | Verb
 
 
+def kind_of(data: object) -> type[Press] | None:
+    """The kind of button ``data`` is, from its prefix alone (None: not one of ours)."""
+    if not isinstance(data, str) or not data:
+        return None
+    head = data.partition(":")[0]
+    if head[:1] in "0123456789" and head:
+        return Move
+    return Verb.kinds.get(head)
+
+
 def unpack(data: str | None) -> Press:
     """Decode button data; raise :class:`BadCallback` if it is not ours."""
     if not data or len(data.encode("utf-8")) > MAX_BYTES:
         raise BadCallback("empty or oversized callback data")
+    kind = kind_of(data)
+    if kind is None:
+        raise BadCallback(f"unknown button in {data!r}")
     head, _, rest = data.partition(":")
-    if head[:1] in "0123456789" and head:
+    if kind is Move:
         version, _, action = rest.partition(":")
         if not _ACTION.match(action):
             raise BadCallback(f"bad action in {data!r}")
         return Move(_number(head), _number(version), action)
-    kind = Verb.kinds.get(head)
-    if kind is None:
-        raise BadCallback(f"unknown button in {data!r}")
+    assert issubclass(kind, Verb)
     return kind.unpack(rest.split(":") if rest else [])

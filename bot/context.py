@@ -6,14 +6,17 @@ so a handler reads ``context.koloda.manager`` — typed, no lookups by string.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.callback import BadCallback, Press
 from bot.cluster import Cluster
 from bot.config import Settings
 from bot.delivery import Delivery
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.present import Presenter
 from bot.updates import KolodaBot
 from sessions import Computer, Messages, Preferences, SessionManager
@@ -28,6 +31,30 @@ class Koloda:
     messages: Messages
     delivery: Delivery
     presenter: Presenter
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What an update is, worked out once when it arrives (the first handler group,
+    ``bot.handlers.common.requests``) and read by every handler after."""
+
+    #: the sender's own language: pop-ups, their private chat
+    user_lang: str = DEFAULT_LANGUAGE
+    #: the language of the update's chat (a group's; a private chat's is the user's)
+    chat_lang: str = DEFAULT_LANGUAGE
+    #: a button press's data, decoded (or why it could not be); None for other updates
+    press: Press | BadCallback | None = None
+
+
+#: The update being handled (each update is handled in a task of its own).
+ARRIVAL: ContextVar[Arrival | None] = ContextVar("koloda_arrival", default=None)
+_UNKNOWN = Arrival()
+
+
+def arrival() -> Arrival:
+    """The update being handled, as it was worked out when it arrived (outside an
+    update: English, no button)."""
+    return ARRIVAL.get() or _UNKNOWN
 
 
 class BotData:
@@ -56,6 +83,11 @@ class KolodaContext(CallbackContext[Bot, dict[Any, Any], dict[Any, Any], BotData
         if parts is None:
             raise RuntimeError("the bot has not finished starting")
         return parts
+
+    @property
+    def arrival(self) -> Arrival:
+        """This update's languages and decoded button (:func:`arrival`)."""
+        return arrival()
 
 
 CONTEXT_TYPES = ContextTypes(context=KolodaContext, bot_data=BotData)

@@ -1,67 +1,126 @@
-"""From a session to every message that shows it.
+"""From a session to every message that shows it: what goes where, and how.
 
-:class:`Presenter` decides which screens a session needs — the group table
-(lobby, play, result), each human's private hand message, ephemeral hands —
-draws them (pure functions of the stored session, :mod:`bot.render`) and hands
-them to :class:`~bot.delivery.Delivery`. It reads languages and reachability
-and writes nothing. It is also the manager's subscriber, so computer moves and
-timeouts are drawn like human moves.
+:class:`Presenter` owns the routing: for every screen of a session — the
+group's table (lobby, play, result), each human's private message, their
+ephemeral hand, the creator's menu — it decides one :class:`Placement` (which
+message, edited or posted anew, how urgent), and :func:`place` is the one place
+that turns a placement into :class:`~bot.delivery.Delivery`'s calls. The
+screens themselves are drawn by :class:`~bot.screens.Screens`, pure functions
+of the stored session. Every committed change is drawn by
+:meth:`Presenter.on_outcome` — a human's move (its handler), a computer's or a
+timer's (the session layer's subscriber) alike. Handlers talk to the session
+layer and to this class only; it reads languages and reachability and writes
+nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Coroutine
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
+
+from telegram.error import TelegramError
 
 from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.limiter import NORMAL, REPLY
 from bot.render.common import Button, Screen, game_name, screen
-from bot.render.hints import hint_button, hints_button, hints_used_lines, take_back_button
-from bot.render.lobby import render_lobby
-from bot.render.ratings import rating_change_lines
-from bot.render.record import deal_button, record_button
-from bot.render.result import render_result
-from bot.render.table import render_hand, render_table, table_text
-from games import REGISTRY
-from games.base import View
+from bot.screens import Screens
 from sessions import (
-    OVERALL,
     TABLE,
     Outcome,
     Preferences,
+    Refusal,
     Session,
     SessionManager,
     ephemeral_purpose,
     hand_purpose,
-    seats_allowed,
-    takeback_allowed,
 )
 
 log = logging.getLogger(__name__)
 
-#: Table texts remembered (a move draws one for the group and one per hand).
-TEXTS_KEPT = 64
+#: The purpose of the creator's own menu message (settings, computer levels) in a group.
+MENU = "menu"
 
 
-class Presenter:
+class Where(Enum):
+    """Which message shows the screen."""
+
+    GROUP = "group"  # the table's message in its group
+    PRIVATE = "private"  # a player's message in their private chat with the bot
+    EPHEMERAL = "ephemeral"  # one only that player sees in the group (kept current only)
+
+
+class How(Enum):
+    """What becomes of the message."""
+
+    KEEP = "keep"  # edited; posted if there is none yet
+    REPOST = "repost"  # posted anew (the chat's newest), and that one kept from now on
+    EDIT_ONLY = "edit-only"  # edited if there is one; never posted
+    REDRAW = "redraw"  # edited even if it is the screen sent last (the message may differ)
+
+
+class Pace(Enum):
+    """When it goes, if Telegram's budget is short."""
+
+    URGENT = "urgent"  # before everything else (a running table; a player's turn)
+    NORMAL = "normal"
+    DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a screen goes and how; ``final``: the session is over, so the message is
+    let go once it shows this."""
+
+    where: Where
+    how: How = How.KEEP
+    pace: Pace = Pace.NORMAL
+    final: bool = False
+
+
+def place(
+    delivery: Delivery,
+    session_id: int,
+    purpose: str,
+    chat_id: int,
+    screen: Screen,
+    version: int,
+    placement: Placement,
+) -> None:
+    """Hand ``screen`` (showing ``version``) to delivery for the session's message of
+    ``purpose`` in ``chat_id`` (an ephemeral one is found by its purpose alone)."""
+    how, pace, final = placement.how, placement.pace, placement.final
+    if placement.where is Where.EPHEMERAL:
+        delivery.show_ephemeral(
+            session_id, purpose, screen, version, final=final, force=how is How.REDRAW
+        )
+        return
+    delivery.show(
+        session_id,
+        purpose,
+        chat_id,
+        screen,
+        version,
+        repost=how is How.REPOST,
+        edit_only=how is How.EDIT_ONLY,
+        final=final,
+        deferred=pace is Pace.DEFERRED,
+        urgent=pace is Pace.URGENT,
+        force=how is How.REDRAW,
+    )
+
+
+class Presenter(Screens):
     """Draws sessions into their messages."""
 
     def __init__(self, delivery: Delivery, prefs: Preferences, username: str = "") -> None:
+        super().__init__(username)
         self.delivery = delivery
         self.prefs = prefs
-        self.username = username
-        self._texts: dict[tuple[Any, ...], str] = {}  # oldest first, at most TEXTS_KEPT
-
-    def link(self, payload: str) -> str:
-        """A deep link that opens the private chat with the bot: t.me/<bot>?start=…"""
-        return f"https://t.me/{self.username}?start={payload}"
-
-    def hand_link(self, session: Session) -> str:
-        """The deep link that shows one's hand of ``session`` in the private chat (by the
-        session's unguessable token: it shows nothing to whoever does not sit there)."""
-        return self.link(f"h{session.link}")
 
     async def chat_language(self, chat_id: int) -> str:
         """The language a chat reads (a private chat's is its user's)."""
@@ -72,102 +131,63 @@ class Presenter:
         """A user's own language."""
         return await self.prefs.language("user", user_id) or DEFAULT_LANGUAGE
 
+    # ------------------------------------------------------------ changes
+
     async def on_outcome(self, outcome: Outcome) -> None:
-        """Draw what a change produced (the manager's subscriber, and every human move)."""
+        """Draw what a committed change produced: every move (human, computer, timer)."""
         for event in outcome.events:
             if event.get("type") == "seat_handed_over" and event.get("user_id") is not None:
                 await self.seat_released(
                     outcome.session, event["seat"], event["user_id"], event.get("why", "timeouts")
                 )
-        await self.refresh(outcome.session, actor=outcome.actor)
-
-    def table_text(
-        self, session: Session, lang: str, viewer: int | None = None, view: View | None = None
-    ) -> str:
-        """The text of the table as it is now, for ``viewer`` (None: the group).
-
-        It is drawn from the public view, so the group's table and every hand
-        message share one drawing per language, unless the game shows some
-        seats' cards publicly (each viewer then skips their own). ``view`` is
-        the viewer's own view (the public one for the group) if the caller has it.
-        """
-        public = view if viewer is None else None
-        if viewer is not None:
-            view = view if view is not None else session.view(viewer)
-            if not view.get("known_cards"):
-                viewer = None
-        seats = tuple((p.user_id, p.name, p.level, p.stands_in_for) for p in session.seats)
-        key = (session.id, session.version, lang, viewer, seats)
-        text = self._texts.get(key)
-        if text is None:
-            public = public if public is not None else session.view(None)
-            text = table_text(public, session.seats, lang, viewer)
-            self._texts[key] = text
-            if len(self._texts) > TEXTS_KEPT:
-                del self._texts[next(iter(self._texts))]
-        return text
+        await self.refresh(outcome.session)
 
     async def refresh(
-        self,
-        session: Session,
-        *,
-        repost_table: bool = False,
-        with_table: bool = True,
-        actor: int | None = None,
-        everything: bool = False,
-        only: Collection[str] | None = None,
+        self, session: Session, *, with_table: bool = True, only: Collection[str] | None = None
     ) -> None:
         """Bring the messages of ``session`` up to date: the table, and the hands its last
-        change altered (``session.changed``; ``everything``: every hand; ``only``:
-        exactly these purposes). ``actor`` is the seat whose move it was."""
+        change altered (``session.changed``; ``only``: exactly these purposes)."""
+        await self._draw(session, with_table, only, How.KEEP)
+
+    async def repost(self, session: Session) -> None:
+        """Post the table anew at the bottom of its group (/table), and bring the hands
+        its last change altered up to date."""
+        await self._draw(session, True, None, How.REPOST)
+
+    async def _draw(
+        self, session: Session, with_table: bool, only: Collection[str] | None, table_how: How
+    ) -> None:
         over = session.status in ("finished", "cancelled")
         if only is not None:
             with_table = TABLE in only
         if with_table and session.kind == "group" and session.chat_id is not None:
             lang = await self.chat_language(session.chat_id)
-            self.delivery.show(
-                session.id,
-                TABLE,
-                session.chat_id,
-                self.table_screen(session, lang),
-                session.version,
-                repost=repost_table,
-                final=over,
+            table = Placement(
+                Where.GROUP,
+                table_how,
                 # when the budget is short, tables go first: everyone sees the move
                 # and whose turn is next there (the hands with new buttons follow)
-                urgent=session.status == "running",
+                Pace.URGENT if session.status == "running" else Pace.NORMAL,
+                final=over,
             )
+            self._put(session, TABLE, session.chat_id, self.table_screen(session, lang), table)
+        wanted = only if only is not None else session.changed
         for seat, player in enumerate(session.seats):
             if player.user_id is None:
                 continue
             if session.kind == "group" and session.status == "lobby":
                 continue
-            wanted = only if only is not None else session.changed
-            if not everything and hand_purpose(seat) not in wanted:
+            if hand_purpose(seat) not in wanted:
                 continue  # nothing this player needs changed: their cards and moves stand
-            # only the player to move needs their hand at once; the others' changes (the
-            # card just played, one drawn meanwhile, a new deal) may wait and go out
-            # with their next turn's buttons, in one edit
-            deferred = (
-                session.kind == "group" and session.status == "running" and session.to_move != seat
-            )
             lang = await self.user_language(player.user_id)
             if await self.prefs.reachable(player.user_id):
-                self.delivery.show(
-                    session.id,
-                    hand_purpose(seat),
-                    player.user_id,
-                    self.private_screen(session, seat, lang),
-                    session.version,
-                    # a group table that ends only updates hand messages already there
-                    edit_only=session.kind == "group" and session.status != "running",
-                    final=over,
-                    deferred=deferred,
-                )
-            purpose = ephemeral_purpose(seat)
+                screen_ = self.private_screen(session, seat, lang)
+                self._put(session, hand_purpose(seat), player.user_id, screen_,
+                          _hand_placement(session, seat, over))
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)
-                self.delivery.show_ephemeral(session.id, purpose, hand, session.version, final=over)
+                self._put(session, ephemeral_purpose(seat), 0, hand,
+                          Placement(Where.EPHEMERAL, final=over))
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
@@ -178,105 +198,167 @@ class Presenter:
             t(lang, f"seat-released-{why}", game=game_name(session.game_id, lang)),
             [[Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())]],
         )
-        self.delivery.show(
-            session.id,
-            hand_purpose(seat),
-            user_id,
-            gone,
-            session.version,
-            edit_only=True,
-            final=True,
-        )
+        self._put(session, hand_purpose(seat), user_id, gone,
+                  Placement(Where.PRIVATE, How.EDIT_ONLY, final=True))
         if session.kind == "group":
-            purpose = ephemeral_purpose(seat)
-            self.delivery.show_ephemeral(session.id, purpose, gone, session.version, final=True)
+            self._put(session, ephemeral_purpose(seat), 0, gone,
+                      Placement(Where.EPHEMERAL, final=True))
 
-    def table_screen(self, session: Session, lang: str) -> Screen:
-        """The group message: lobby, table or result."""
-        if session.status == "lobby":
-            return self.lobby_screen(session, lang)
-        if session.status == "running" and session.game is not None:
-            public = session.view(None)
-            table = render_table(
-                session.id,
-                public,
-                session.seats,
-                lang,
-                self.hand_link(session) if self.username else None,
-                session.timer,
-                table=self.table_text(session, lang, view=public),
+    async def table_gone(self, session: Session) -> None:
+        """The group of ``session`` is closed to the bot: its table message is no longer
+        ours; the players' private messages show the end."""
+        self.delivery.forget(session.id, TABLE)
+        await self.refresh(session, with_table=False)
+
+    # ------------------------------------------------------------ one player's messages
+
+    async def post_private(self, session: Session, user_id: int, lang: str) -> None:
+        """Post the user's private message for a session afresh: their hand (or the
+        lobby), the offer to take back the seat a computer plays for them, or in a group
+        lobby that their hand will come here. Refusal ``not_a_player`` if they sit there
+        in no way."""
+        seat = session.seat_of(user_id)
+        if seat is None and any(p.stands_in_for == user_id for p in session.seats):
+            game = game_name(session.game_id, lang)
+            back = Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())
+            self.reply(user_id, screen(t(lang, "seat-stood-in", game=game), [[back]]))
+            return
+        if seat is None:
+            raise Refusal("not_a_player")
+        if session.kind == "group" and session.status == "lobby":
+            game = t(lang, f"game-{session.game_id}")
+            self.reply(user_id, screen(t(lang, "joined-private", game=game)))
+            return
+        self._put(session, hand_purpose(seat), user_id, self.private_screen(session, seat, lang),
+                  Placement(Where.PRIVATE, How.REPOST, Pace.URGENT))
+
+    def redraw_pressed(
+        self, session: Session, user_id: int, lang: str, from_private: bool, query_id: str
+    ) -> None:
+        """Draw afresh the hand a stale press came from (its buttons are behind the
+        table): the private chat's message, or in a group the presser's ephemeral hand
+        (edited if it is kept, else sent anew, in the background: the group's budget
+        may be spent)."""
+        seat = session.seat_of(user_id)
+        if seat is None or session.status != "running":
+            return
+        if from_private or session.kind != "group" or session.chat_id is None:
+            self._put(session, hand_purpose(seat), user_id,
+                      self.private_screen(session, seat, lang),
+                      Placement(Where.PRIVATE, How.REDRAW, Pace.URGENT))
+            return
+        self.delivery.spawn(self._redraw_ephemeral(session, seat, user_id, lang, query_id))
+
+    async def _redraw_ephemeral(
+        self, session: Session, seat: int, user_id: int, lang: str, query_id: str
+    ) -> None:
+        purpose = ephemeral_purpose(seat)
+        if await self.delivery.find_ephemeral(session.id, purpose):
+            hand = self.hand_screen(session, seat, lang, with_table=False)
+            self._put(session, purpose, 0, hand, Placement(Where.EPHEMERAL, How.REDRAW))
+            return
+        try:
+            await self.send_hand(session, seat, user_id, lang, query_id)
+        except TelegramError as error:
+            log.info("could not send the hand again (%s)", error)
+
+    async def send_hand(
+        self, session: Session, seat: int, user_id: int, lang: str, query_id: str | None
+    ) -> None:
+        """Send a group player's hand as an ephemeral message only they see (after the
+        table's screen), kept current from then on; the Bot API's error if Telegram
+        refuses it (the caller falls back to the private chat). Never from a handler:
+        from work it :meth:`background` ed."""
+        assert session.chat_id is not None
+        hand = self.hand_screen(session, seat, lang, with_table=False)
+        await self.delivery.send_ephemeral(
+            session.id, ephemeral_purpose(seat), session.chat_id, user_id, hand,
+            session.version, query_id, priority=NORMAL,
+        )
+
+    def keep_hand(self, session: Session, seat: int, lang: str) -> None:
+        """Bring a player's ephemeral hand (just sent) up to ``session``."""
+        hand = self.hand_screen(session, seat, lang, with_table=False)
+        self._put(session, ephemeral_purpose(seat), 0, hand, Placement(Where.EPHEMERAL))
+
+    # ------------------------------------------------------------ the creator's menu
+
+    async def show_menu(
+        self, session: Session, user_id: int, menu: Screen, query_id: str | None
+    ) -> None:
+        """Show the creator a menu. A private duel's lobby message becomes the menu; in a
+        group the lobby stays for everyone and the menu is a message only the creator
+        sees: ephemeral, kept current, or their private chat if that cannot be sent."""
+        if session.kind != "group" or session.chat_id is None:
+            seat = session.seat_of(user_id)
+            if seat is not None:
+                self._put(session, hand_purpose(seat), user_id, menu, Placement(Where.PRIVATE))
+            return
+        if await self.delivery.find_ephemeral(session.id, MENU):
+            self._put(session, MENU, 0, menu, Placement(Where.EPHEMERAL))
+            return
+        self.delivery.spawn(self._send_menu(session, user_id, menu, query_id))
+
+    async def _send_menu(
+        self, session: Session, user_id: int, menu: Screen, query_id: str | None
+    ) -> None:
+        """The creator's group menu as an ephemeral message (in the background: the group's
+        budget may be spent), else in their private chat."""
+        assert session.chat_id is not None
+        try:
+            await self.delivery.send_ephemeral(
+                session.id, MENU, session.chat_id, user_id, menu, session.version, query_id
             )
-            return _with_records(table, session, public, lang)
-        return self.result_screen(session, lang)
+        except TelegramError as error:
+            log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
+            self._put(session, MENU, user_id, menu, Placement(Where.PRIVATE, pace=Pace.URGENT))
 
-    def lobby_screen(self, session: Session, lang: str) -> Screen:
-        """The lobby of ``session``."""
-        game = REGISTRY[session.game_id]
-        lobby = render_lobby(
-            session.id,
-            session.game_id,
-            session.kind,
-            session.seats,
-            seats_allowed(session) if session.kind == "group" else game.min_players,
-            game.options_schema,
-            session.options,
-            session.timer,
-            lang,
-        )
-        return screen(lobby.text, [*lobby.rows, [hints_button(session.id, session.hints_on, lang)]])
+    def close_menu(self, session: Session) -> None:
+        """The creator's group menu is done with (back to the lobby, dealt, cancelled)."""
+        self.delivery.spawn(self.delivery.delete_ephemeral(session.id, MENU))
 
-    def result_screen(self, session: Session, lang: str) -> Screen:
-        """The end of the match (or its cancellation)."""
-        scores = list(session.game.scores) if session.game is not None else []
-        result: dict[str, Any] = session.result or {"scores": scores, "winners": []}
-        drawn = render_result(
-            session.id,
-            session.game_id,
-            result,
-            session.seats,
-            lang,
-            cancelled=session.status == "cancelled",
-            lowest_wins=REGISTRY[session.game_id].lowest_wins,
-            notes=[
-                *([t(lang, "result-unrated")] if session.taken_back else []),
-                *rating_change_lines(session.ratings, session.seats, _scope(session), lang),
-                *hints_used_lines(session, lang),
-            ],
-        )
-        if session.status != "finished" or session.game is None:
-            return drawn
-        records = [deal_button(session.id, session.game.deal_no, lang),
-                   record_button(session.id, lang)]
-        return screen(drawn.text, [*drawn.rows, records])
+    # ------------------------------------------------------------ one-off messages
 
-    def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:
-        """A seat's hand with its move buttons."""
-        assert session.game is not None
-        view = session.view(seat)
-        hand = render_hand(
-            session.id,
-            session.version,
-            view,
-            session.seats,
-            lang,
-            table=self.table_text(session, lang, seat, view) if with_table else None,
-        )
-        if session.to_move != seat:
-            return hand
-        practice = [hint_button(session.id, lang)] if session.hints_on else []
-        if takeback_allowed(session) and session.moves > 0:
-            practice.append(take_back_button(session.id, lang))
-        return screen(hand.text, [*hand.rows, practice])
+    def reply(self, chat_id: int, shown: Screen) -> None:
+        """A one-off message (a command's answer), after the chat's screens, in the
+        background (:meth:`bot.delivery.Delivery.send`)."""
+        self.delivery.send(chat_id, shown)
 
-    def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
-        """What a player's private chat shows for the session."""
-        if session.status == "lobby":
-            return self.lobby_screen(session, lang)
-        if session.status == "running" and session.game is not None:
-            # a group's table carries what everyone sees; a duel's hand message is its table
-            hand = self.hand_screen(session, seat, lang, with_table=session.kind != "group")
-            return _with_records(hand, session, session.game.view(None), lang)
-        return self.result_screen(session, lang)
+    async def reply_now(self, chat_id: int, shown: Screen) -> int | None:
+        """A one-off message, waited for: its id, or None if the chat is closed to us.
+        Never from a handler: from work it :meth:`background` ed."""
+        return await self.delivery.send_now(chat_id, shown)
+
+    async def reply_ephemeral(
+        self, chat_id: int, user_id: int, shown: Screen, query_id: str
+    ) -> None:
+        """A one-off ephemeral answer to a press in a group (after the group's screens),
+        not kept current; the Bot API's error if Telegram refuses it. Never from a
+        handler: from work it :meth:`background` ed."""
+        await self.delivery.post_ephemeral(chat_id, user_id, shown, query_id, priority=REPLY)
+
+    async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
+        """A question answered by replying; its message id (None: the chat is closed).
+        Never from a handler: from work it :meth:`background` ed."""
+        return await self.delivery.ask(chat_id, text, placeholder)
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a one-off message of ours (an answered question), in the background."""
+        self.delivery.spawn(self.delivery.delete(chat_id, message_id))
+
+    def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
+        """Post a document (a match record) in the background."""
+        self.delivery.send_document(chat_id, filename, content, caption)
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run work a handler must not wait for (a send, a search) in the background."""
+        self.delivery.spawn(work)
+
+    def background_once(self, key: tuple[Any, ...], work: Coroutine[Any, Any, None]) -> bool:
+        """:meth:`background`, unless work under ``key`` still runs (False: dropped)."""
+        return self.delivery.spawn_once(key, work)
+
+    # ------------------------------------------------------------ restarts
 
     async def restore(self, manager: SessionManager) -> int:
         """After a restart: draw every session that has a message behind what is stored
@@ -298,17 +380,22 @@ class Presenter:
             drawn += 1
         return drawn
 
-
-def _scope(session: Session) -> int:
-    """The ratings a session's result shows: its group chat's, or overall (a duel)."""
-    if session.kind == "group" and session.chat_id:
-        return session.chat_id
-    return OVERALL
+    def _put(
+        self, session: Session, purpose: str, chat_id: int, shown: Screen, placement: Placement
+    ) -> None:
+        place(self.delivery, session.id, purpose, chat_id, shown, session.version, placement)
 
 
-def _with_records(drawn: Screen, session: Session, public: View, lang: str) -> Screen:
-    """A running table with a 📜 Deal button for the deal before this one, if any."""
-    deal_no = int(public.get("deal_no") or 0)
-    if deal_no < 1:
-        return drawn
-    return screen(drawn.text, [*drawn.rows, [deal_button(session.id, deal_no - 1, lang)]])
+def _hand_placement(session: Session, seat: int, over: bool) -> Placement:
+    """A player's private message after a change: a group table that ends only updates
+    hand messages already there; only the player to move needs theirs at once — the
+    others' changes (the card just played, one drawn meanwhile, a new deal) may wait
+    and go out with their next turn's buttons, in one edit."""
+    group = session.kind == "group"
+    return Placement(
+        Where.PRIVATE,
+        How.EDIT_ONLY if group and session.status != "running" else How.KEEP,
+        Pace.DEFERRED if group and session.status == "running" and session.to_move != seat
+        else Pace.NORMAL,
+        final=over,
+    )

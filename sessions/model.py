@@ -29,6 +29,15 @@ class Player:
         return self.level is not None
 
 
+@dataclass
+class _Views:
+    """The views of one game state, by seat (None: the public one)."""
+
+    game: Game | None
+    last_deal: dict[str, Any] | None
+    built: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Session:
     """A snapshot of one table; ``game`` is a private copy, safe to keep."""
@@ -65,6 +74,14 @@ class Session:
     taken_back: bool = field(default=False, compare=False)
     #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
     link: str = ""
+    #: the views built of this snapshot's game (:meth:`view`); ``replace`` hands it on,
+    #: and ``__post_init__`` keeps it only while the game and the last deal are the same
+    views: _Views | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        views = self.views
+        if views is None or views.game is not self.game or views.last_deal is not self.last_deal:
+            object.__setattr__(self, "views", _Views(self.game, self.last_deal))
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -75,20 +92,27 @@ class Session:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``game.view(seat)`` (None: the public view), with ``last_deal_scores`` while the
-        deal after a finished one is played; Refusal ``not_running`` in a lobby."""
+        deal after a finished one is played; Refusal ``not_running`` in a lobby.
+
+        Built once per snapshot and seat, and shared: read it, never change it."""
         if self.game is None:
             raise Refusal("not_running", "the game has not started")
+        assert self.views is not None
+        view = self.views.built.get(seat)
+        if view is not None:
+            return view
         view = self.game.view(seat)
         last = self.last_deal
         if last and view.get("deal_no") == last.get("deal_no") and not view.get("finished"):
             view["last_deal_scores"] = list(last["scores"])
+        self.views.built[seat] = view
         return view
 
     def hand_key(self, seat: int) -> tuple[Any, ...]:
         """What a seat's own hand message shows: its cards and its moves."""
         if self.game is None:
             return ()
-        view = self.game.view(seat)
+        view = self.view(seat)
         return (self.status, repr(view.get("hand")), tuple(view.get("legal", ())))
 
     @property

@@ -11,12 +11,12 @@ from telegram.ext import ChatMemberHandler, CommandHandler
 from bot.callback import Language
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, is_private, popup, reply
-from bot.handlers.lobby import chat_session, show_menu
-from bot.i18n import LANGUAGES, language_from_code, t
+from bot.handlers.lobby import chat_session
+from bot.handlers.menus import show_menu
+from bot.i18n import LANGUAGES, t
 from bot.render.common import Button, game_name, screen
 from bot.render.lobby import settings_lines
 from games import REGISTRY
-from sessions import TABLE
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -26,17 +26,17 @@ LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 async def cmd_help(update: Update, context: KolodaContext) -> None:
     """/help: the list of commands."""
     kol = context.koloda
-    reply(kol, update, t(await chat_lang(kol, update), "help"))
+    reply(kol, update, t(chat_lang(), "help"))
 
 
 async def cmd_lang(update: Update, context: KolodaContext) -> None:
     """/lang: choose the language (yours in private, the chat's in a group)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     buttons = [Button(LANGUAGE_NAMES[code], Language(0, code).pack()) for code in LANGUAGES]
-    kol.delivery.send(chat.id, screen(t(lang, "lang-menu"), [buttons]))
+    kol.presenter.reply(chat.id, screen(t(lang, "lang-menu"), [buttons]))
 
 
 async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
@@ -51,7 +51,7 @@ async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
         session = await kol.manager.open_in_chat(chat.id)
         if session is not None:
             await kol.presenter.refresh(session)
-    kol.delivery.send(chat.id, screen(t(lang, "lang-set")))
+    kol.presenter.reply(chat.id, screen(t(lang, "lang-set")))
     return None
 
 
@@ -59,7 +59,7 @@ async def cmd_settings(update: Update, context: KolodaContext) -> None:
     """/settings: the language and this chat's table settings; a lobby's creator also
     gets the settings menu (only they see it)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     lines = [t(lang, "settings-lang", language=LANGUAGE_NAMES[lang])]
     session = await chat_session(kol, update)
     if session is not None:
@@ -81,8 +81,7 @@ async def cmd_settings(update: Update, context: KolodaContext) -> None:
 async def end_chat(kol: Koloda, chat_id: int) -> None:
     """The bot is out of a group: end its games and tell the players privately."""
     for session in await kol.manager.end_chat(chat_id):
-        kol.delivery.forget(session.id, TABLE)
-        await kol.presenter.refresh(session, with_table=False)
+        await kol.presenter.table_gone(session)
 
 
 async def on_my_member(update: Update, context: KolodaContext) -> None:
@@ -118,11 +117,7 @@ async def on_error(update: object, context: KolodaContext) -> None:
         return
     try:
         kol = context.koloda
-        try:
-            lang = await chat_lang(kol, update)
-        except Exception:  # the store that failed the update may fail this too
-            user = update.effective_user
-            lang = language_from_code(user.language_code if user else None)
+        lang = chat_lang()  # read when it arrived (or, if the store failed then, Telegram's)
         if update.callback_query is not None:
             await popup(update.callback_query, t(lang, "error-generic"))
         elif update.effective_message is not None:

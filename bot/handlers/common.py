@@ -1,8 +1,12 @@
 """What every handler needs: languages, replies, pop-ups, and the button router.
 
+Every update is first worked out once (:func:`requests`, the first handler
+group): who asks what, the languages it is answered in, and a press's decoded
+button — kept for the handlers after it in :class:`bot.context.Arrival`.
 :func:`button` turns a handler for one kind of button (a class of
-:mod:`bot.callback`) into PTB's ``CallbackQueryHandler`` for exactly that kind:
-the codec is the router, there is no second table. Every press gets an answer:
+:mod:`bot.callback`) into PTB's ``CallbackQueryHandler`` for exactly that kind,
+matched by the codec's prefix table: the codec is the router, there is no
+second table, and the data is decoded once. Every press gets an answer:
 Telegram shows a spinner until the bot answers the callback query.
 """
 
@@ -12,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import Bot, CallbackQuery, Chat, Update, User
+from telegram import Bot, CallbackQuery, Chat, Message, Update, User
 from telegram.error import BadRequest, NetworkError
 from telegram.ext import (
     ApplicationHandlerStop,
@@ -23,8 +27,8 @@ from telegram.ext import (
     filters,
 )
 
-from bot.callback import BadCallback, Move, Press, Verb, unpack
-from bot.context import Koloda, KolodaContext
+from bot.callback import BadCallback, Move, Press, Verb, kind_of, unpack
+from bot.context import ARRIVAL, Arrival, Koloda, KolodaContext, arrival
 from bot.delivery import REQUEST, Request
 from bot.i18n import language_from_code, t
 from bot.render.common import esc, screen
@@ -50,9 +54,18 @@ def refusal_text(lang: str, refusal: Refusal) -> str:
     return t(lang, f"refusal-{refusal.code}")
 
 
-async def user_lang(kol: Koloda, user: User) -> str:
-    """A user's own language (pop-ups, private chats): stored, else their Telegram one,
-    which is then stored."""
+def user_lang() -> str:
+    """The language of the user behind this update (pop-ups, private chats)."""
+    return arrival().user_lang
+
+
+def chat_lang() -> str:
+    """The language of this update's chat (a group's; a private chat's is the user's)."""
+    return arrival().chat_lang
+
+
+async def _user_language(kol: Koloda, user: User) -> str:
+    """A user's own language: stored, else their Telegram one, which is then stored."""
     stored = await kol.prefs.language("user", user.id)
     if stored is None:
         stored = language_from_code(user.language_code)
@@ -60,26 +73,42 @@ async def user_lang(kol: Koloda, user: User) -> str:
     return stored
 
 
-async def chat_lang(kol: Koloda, update: Update) -> str:
-    """The language of this update's chat: the group's (set once from whoever spoke
-    first), or in a private chat the user's."""
+async def _chat_language(kol: Koloda, chat: Chat, user: User, user_lang: str) -> str:
+    """A group's language: stored, else set once from whoever spoke first; a private
+    chat's is its user's."""
+    if chat.type == Chat.PRIVATE:
+        return user_lang
+    stored = await kol.prefs.language("chat", chat.id)
+    if stored is None:
+        stored = language_from_code(user.language_code)
+        await kol.prefs.set_language("chat", chat.id, stored)
+    return stored
+
+
+async def arrive(kol: Koloda, update: Update) -> Arrival:
+    """Work out what an update is: its decoded button, and the languages it is
+    answered in — for what the handlers answer (a press, a command, a reply to the
+    bot's question), each read once through the cached preferences."""
+    press: Press | BadCallback | None = None
+    query = update.callback_query
+    if query is not None:
+        try:
+            press = unpack(query.data)
+        except BadCallback as error:
+            press = error
     user, chat = update.effective_user, update.effective_chat
-    if chat is not None and chat.type != Chat.PRIVATE:
-        stored = await kol.prefs.language("chat", chat.id)
-        if stored is None:
-            stored = language_from_code(user.language_code if user else None)
-            await kol.prefs.set_language("chat", chat.id, stored)
-        return stored
-    if user is not None:
-        return await user_lang(kol, user)
-    return "en"
+    if user is None or (query is None and not _answered(update.message)):
+        return Arrival(press=press)
+    user_lang = await _user_language(kol, user)
+    chat_lang = user_lang if chat is None else await _chat_language(kol, chat, user, user_lang)
+    return Arrival(user_lang, chat_lang, press)
 
 
 def reply(kol: Koloda, update: Update, text: str) -> None:
     """Reply in the update's chat with HTML text (sent in the background)."""
     chat = update.effective_chat
     if chat is not None:
-        kol.delivery.send(chat.id, screen(text))
+        kol.presenter.reply(chat.id, screen(text))
 
 
 def display_name(user: User) -> str:
@@ -145,21 +174,21 @@ def button(kind: type[P], handle: ButtonHandler[P]) -> Handler:
     """PTB's handler for presses on buttons of ``kind``, answered whatever happens."""
 
     def matches(data: object) -> bool:
-        if not isinstance(data, str):
-            return False
-        if kind is Move:
-            return data[:1] in tuple("0123456789")
-        return data.partition(":")[0] == getattr(kind, "prefix", None)
+        return kind_of(data) is kind
 
     async def on_press(update: Update, context: KolodaContext) -> None:
         query = update.callback_query
         if query is None or update.effective_user is None:
             return
         kol = context.koloda
-        lang = await user_lang(kol, update.effective_user)
+        lang = user_lang()
+        press = arrival().press
         note: str | None
         try:
-            press: Press = unpack(query.data)
+            if isinstance(press, BadCallback):
+                if press.refusal is not None:
+                    raise Refusal(press.refusal)
+                raise press
             if not isinstance(press, kind):
                 raise BadCallback(f"not a {kind.__name__}")
             await check_own_chat(kol, update, press)
@@ -193,7 +222,7 @@ async def on_unknown_button(update: Update, context: KolodaContext) -> None:
     if query is None or user is None:
         return
     log.info("bad callback data from %s: %r", user.id, query.data)
-    note = t(await user_lang(context.koloda, user), "bad-button")
+    note = t(user_lang(), "bad-button")
     context.application.create_task(popup(query, note), update=update)
 
 
@@ -213,7 +242,7 @@ async def on_chat_sender(update: Update, context: KolodaContext) -> None:
     addressed = command.partition("@")[2]
     if addressed and addressed.lower() != (context.bot.username or "").lower():
         return  # another bot's command
-    lang = await chat_lang(context.koloda, update)
+    lang = chat_lang()
     anonymous = message.sender_chat.id == message.chat.id
     reply(context.koloda, update, t(lang, "sender-anonymous-admin" if anonymous
                                     else "sender-channel", chat=esc(message.sender_chat.title
@@ -234,12 +263,28 @@ def args_of(context: KolodaContext) -> list[str]:
     return list(context.args or [])
 
 
-async def note_request(update: Update, _: KolodaContext) -> None:
-    """Remember who asks what while the update is handled, so its replies coalesce with
-    those to the same request (:meth:`bot.delivery.Delivery.send`)."""
+def _answered(message: Message | None) -> bool:
+    """True for a message some handler answers: a command, or a reply."""
+    if message is None:
+        return False
+    return (message.text or "").startswith("/") or message.reply_to_message is not None
+
+
+async def note_request(update: Update, context: KolodaContext) -> None:
+    """Work the update out once (:func:`arrive`), and remember who asks what while it is
+    handled, so its replies coalesce with those to the same request
+    (:meth:`bot.delivery.Delivery.send`). If the store fails meanwhile, the update
+    fails this try (it is tried again, ``bot.updates``) and no other handler runs."""
     user = update.effective_user
     if user is not None:
         REQUEST.set(Request(user.id, request_kind(update)))
+    try:
+        ARRIVAL.set(await arrive(context.koloda, update))
+    except Exception as error:
+        told = language_from_code(user.language_code if user else None)
+        ARRIVAL.set(Arrival(told, told))
+        await context.application.process_error(update, error)
+        raise ApplicationHandlerStop from error
 
 
 def request_kind(update: Update) -> str:

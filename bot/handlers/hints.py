@@ -24,7 +24,7 @@ async def on_hint(kol: Koloda, update: Update, press: HintButton) -> str | None:
     the press is answered when the hint is ready."""
     query, user = update.callback_query, current_user(update)
     assert query is not None
-    lang = await user_lang(kol, user)
+    lang = user_lang()
 
     async def answer() -> None:
         try:
@@ -39,17 +39,13 @@ async def on_hint(kol: Koloda, update: Update, press: HintButton) -> str | None:
         key = "hint-card" if is_card(action.partition(":")[0]) else "hint-action"
         await popup(query, t(lang, key, move=action_label(action, lang)))
 
-    kol.delivery.spawn(answer())
+    kol.presenter.background(answer())
     return ""  # answered by the background task
 
 
 async def on_hints_setting(kol: Koloda, update: Update, press: HintsSetting) -> str | None:
     """The creator switches the table's hints on or off."""
-    if press.value not in ("on", "off"):
-        raise Refusal("bad_option", "hints")
-    session = await kol.manager.set_hints(
-        press.session, current_user(update).id, press.value == "on"
-    )
+    session = await kol.manager.set_hints(press.session, current_user(update).id, press.value)
     await kol.presenter.refresh(session)
     return None
 

@@ -1,4 +1,4 @@
-"""Opening tables, seating players, settings, invites: /new /join /leave /cancel /start."""
+"""Opening tables, seating players, leaving, cancelling: /new /join /leave /cancel."""
 
 from __future__ import annotations
 
@@ -7,24 +7,18 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Update, User
 from telegram.error import TelegramError
-from telegram.ext import CommandHandler, MessageHandler, filters
+from telegram.ext import CommandHandler
 
 from bot.callback import (
     AddComputer,
     Again,
     Back,
     Cancel,
-    Computers,
     Join,
     Leave,
     NewGame,
     Reclaim,
-    SetOption,
-    SetTimer,
-    Settings,
     Start,
-    TypeValue,
-    VersusComputer,
 )
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import (
@@ -42,18 +36,10 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.numbers import ascii_number
-from bot.render.common import Button, Screen, esc, game_name, mention, screen
-from bot.render.lobby import decode_value, option_name, render_levels, render_settings
+from bot.render.common import Button, Screen, game_name, screen
 from bot.render.result import render_game_menu
 from games import REGISTRY
-from sessions import TABLE, TIMER_RANGE, Refusal, Session, hand_purpose
-
-log = logging.getLogger(__name__)
-#: The purpose of the creator's own menu message (settings, computer levels) in a group.
-MENU = "menu"
-#: The purpose prefix of a "type a value" prompt (``prompt:target``, ``prompt:timer``).
-PROMPT = "prompt:"
+from sessions import TABLE, Refusal, Session, hand_purpose
 
 log = logging.getLogger(__name__)
 
@@ -81,21 +67,13 @@ def game_argument(kol: Koloda, context: KolodaContext, chat_id: int, lang: str) 
         return None
     game_id = find_game(" ".join(args))
     if game_id is None:
-        kol.delivery.send(chat_id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        kol.presenter.reply(chat_id, render_game_menu(list(REGISTRY), lang, unknown=True))
         raise NoSuchGame(" ".join(args))
     return game_id
 
 
 def _simple(text: str) -> str:
     return "".join(ch for ch in text.strip().lower().replace("ё", "е") if ch.isalnum())
-
-
-def message_slot(session: Session, user_id: int) -> tuple[str, int] | None:
-    """(purpose, chat) of the message this user sees the session's lobby in."""
-    if session.kind == "group" and session.chat_id is not None:
-        return TABLE, session.chat_id
-    seat = session.seat_of(user_id)
-    return (hand_purpose(seat), user_id) if seat is not None else None
 
 
 # ---------------------------------------------------------------- opening
@@ -118,16 +96,16 @@ async def open_table(
 async def cmd_new(update: Update, context: KolodaContext) -> None:
     """/new [game]: a game menu, or a lobby for the named game."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     args = args_of(context)
     if not args:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang))
+        kol.presenter.reply(chat.id, render_game_menu(list(REGISTRY), lang))
         return
     game_id = find_game(" ".join(args))
     if game_id is None:
-        kol.delivery.send(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
+        kol.presenter.reply(chat.id, render_game_menu(list(REGISTRY), lang, unknown=True))
         return
     try:
         await open_table(kol, update, game_id)
@@ -151,9 +129,9 @@ async def on_new(kol: Koloda, update: Update, press: NewGame) -> str | None:
 
 async def greet_private(kol: Koloda, user: User, session: Session) -> bool:
     """Tell a new player their hand will come privately; False if we cannot write to them."""
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     game = t(lang, f"game-{session.game_id}")
-    sent = await kol.delivery.send_now(user.id, screen(t(lang, "joined-private", game=game)))
+    sent = await kol.presenter.reply_now(user.id, screen(t(lang, "joined-private", game=game)))
     if sent is not None:
         await kol.prefs.set_reachable(user.id, True)
     return sent is not None
@@ -172,7 +150,7 @@ async def seat_user(
     else:
         session = await kol.manager.join(session_id, user.id, display_name(user))
     await kol.presenter.refresh(session)
-    kol.delivery.spawn(_greet(kol, user, session, then))
+    kol.presenter.background(_greet(kol, user, session, then))
 
 
 async def _greet(
@@ -212,7 +190,7 @@ async def _seat_by_button(kol: Koloda, update: Update, session_id: int) -> str:
 async def cmd_join(update: Update, context: KolodaContext) -> None:
     """/join: sit at this chat's table (or take your seat back from the computer)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     session = await kol.manager.open_in_chat(chat.id)
@@ -222,7 +200,7 @@ async def cmd_join(update: Update, context: KolodaContext) -> None:
 
     async def offer(link: str | None) -> None:
         if link is not None:
-            kol.delivery.send(chat.id, _link_screen(lang, link))
+            kol.presenter.reply(chat.id, _link_screen(lang, link))
 
     try:
         await seat_user(kol, update, session.id, offer)
@@ -243,7 +221,7 @@ async def leave(kol: Koloda, update: Update, session_id: int) -> None:
 async def on_leave(kol: Koloda, update: Update, press: Leave) -> str | None:
     """The Leave button."""
     await leave(kol, update, press.session)
-    return t(await user_lang(kol, current_user(update)), "left")
+    return t(user_lang(), "left")
 
 
 async def chat_session(kol: Koloda, update: Update) -> Session | None:
@@ -259,7 +237,7 @@ async def chat_session(kol: Koloda, update: Update) -> Session | None:
 async def cmd_leave(update: Update, context: KolodaContext) -> None:
     """/leave: leave this chat's table."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
@@ -277,16 +255,16 @@ async def cancel_session(kol: Koloda, update: Update, session_id: int) -> None:
     user = current_user(update)
     session = await kol.manager.get(session_id)
     admin = session.creator_id != user.id and await is_admin(
-        kol.delivery.bot, session.chat_id if session.kind == "group" else None, user.id)
+        update.get_bot(), session.chat_id if session.kind == "group" else None, user.id)
     cancelled = await kol.manager.cancel(session_id, user.id, is_admin=admin)
-    await close_menu(kol, cancelled)
+    kol.presenter.close_menu(cancelled)
     await kol.presenter.refresh(cancelled)
 
 
 async def cmd_cancel(update: Update, context: KolodaContext) -> None:
     """/cancel: cancel this chat's table."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = await chat_session(kol, update)
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
@@ -297,207 +275,7 @@ async def cmd_cancel(update: Update, context: KolodaContext) -> None:
         reply(kol, update, refusal_text(lang, refusal))
 
 
-# ---------------------------------------------------------------- menus
-
-
-async def _creator_session(kol: Koloda, update: Update, session_id: int) -> Session:
-    """The session, if the presser created it (Refusal otherwise)."""
-    user = current_user(update)
-    session = await kol.manager.get(session_id)
-    if session.status != "lobby":
-        raise Refusal("not_in_lobby")
-    if session.creator_id != user.id:
-        raise Refusal("not_creator")
-    return session
-
-
-def menu_screen(session: Session, which: str, lang: str) -> Screen:
-    """The creator's menu: computer ``levels`` or ``settings``."""
-    if which == "levels":
-        return render_levels(session.id, session.game_id, lang)
-    game = REGISTRY[session.game_id]
-    return render_settings(
-        session.id, session.game_id, game.options_schema, session.options, session.timer, lang
-    )
-
-
-async def show_menu(kol: Koloda, update: Update, session: Session, which: str) -> None:
-    """Show the creator a menu. A private duel's lobby message becomes the menu; in a
-    group the lobby stays for everyone and the menu is a message only the creator
-    sees: ephemeral, kept current, or their private chat if that cannot be sent."""
-    user = current_user(update)
-    lang = await user_lang(kol, user)
-    menu = menu_screen(session, which, lang)
-    if session.kind != "group" or session.chat_id is None:
-        slot = message_slot(session, user.id)
-        if slot is not None:
-            kol.delivery.show(session.id, slot[0], slot[1], menu, session.version)
-        return
-    if await kol.delivery.find_ephemeral(session.id, MENU):
-        kol.delivery.show_ephemeral(session.id, MENU, menu, session.version)
-        return
-    query = update.callback_query
-    kol.delivery.spawn(_send_menu(kol, session, user.id, menu, query.id if query else None))
-
-
-async def _send_menu(
-    kol: Koloda, session: Session, user_id: int, menu: Screen, query_id: str | None
-) -> None:
-    """The creator's group menu as an ephemeral message (in the background: the group's
-    budget may be spent), else in their private chat."""
-    assert session.chat_id is not None
-    try:
-        await kol.delivery.send_ephemeral(
-            session.id, MENU, session.chat_id, user_id, menu, session.version, query_id
-        )
-    except TelegramError as error:
-        log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
-        kol.delivery.show(session.id, MENU, user_id, menu, session.version, urgent=True)
-
-
-async def close_menu(kol: Koloda, session: Session) -> None:
-    """The creator's group menu is done with (back to the lobby, dealt, cancelled)."""
-    kol.delivery.spawn(kol.delivery.delete_ephemeral(session.id, MENU))
-
-
-async def on_levels(kol: Koloda, update: Update, press: Computers | VersusComputer) -> str | None:
-    """ "Add computer" / "Play the computer": the level menu."""
-    await show_menu(kol, update, await _creator_session(kol, update, press.session), "levels")
-    return None
-
-
-async def on_settings(kol: Koloda, update: Update, press: Settings) -> str | None:
-    """The settings menu."""
-    await show_menu(kol, update, await _creator_session(kol, update, press.session), "settings")
-    return None
-
-
-async def on_option(kol: Koloda, update: Update, press: SetOption) -> str | None:
-    """A settings button: switch one option."""
-    user = current_user(update)
-    session = await _creator_session(kol, update, press.session)
-    schema = {o.name: o for o in REGISTRY[session.game_id].options_schema}
-    if press.name not in schema:
-        raise Refusal("bad_option", press.name)
-    value = decode_value(schema[press.name], press.value)
-    session = await kol.manager.set_option(session.id, user.id, press.name, value)
-    await settings_changed(kol, update, session)
-    return None
-
-
-async def settings_changed(kol: Koloda, update: Update, session: Session) -> None:
-    """After a setting changed: the creator's menu and the lobby everyone sees."""
-    await show_menu(kol, update, session, "settings")
-    if session.kind == "group":
-        await kol.presenter.refresh(session)
-
-
-async def on_timer(kol: Koloda, update: Update, press: SetTimer) -> str | None:
-    """The turn-timer settings button."""
-    text = press.value
-    number = ascii_number(text, 6)
-    seconds = None if text == "off" else -1 if number is None else number
-    session = await kol.manager.set_timer(press.session, current_user(update).id, seconds)
-    await settings_changed(kol, update, session)
-    return None
-
-
-def typed_range(session: Session, name: str) -> tuple[int, int]:
-    """The whole numbers a creator may type for setting ``name`` (``timer``: minutes)."""
-    if name == "timer":
-        return TIMER_RANGE[0] // 60, TIMER_RANGE[1] // 60
-    for option in REGISTRY[session.game_id].options_schema:
-        if option.name == name and option.low is not None and option.high is not None:
-            return option.low, option.high
-    raise Refusal("bad_option", name)
-
-
-def typed_name(session: Session, name: str, lang: str) -> str:
-    """What the prompt calls the setting being typed."""
-    if name == "timer":
-        return t(lang, "option-timer-minutes")
-    return option_name(session.game_id, name, lang)
-
-
-async def on_type_value(kol: Koloda, update: Update, press: TypeValue) -> str | None:
-    """ "✏️ Type" next to a setting: ask the creator for a number, as a reply (the prompt
-    is remembered as the session's ``prompt:<setting>`` message)."""
-    session = await _creator_session(kol, update, press.session)
-    low, high = typed_range(session, press.name)
-    user = current_user(update)
-    group = session.kind == "group" and session.chat_id is not None
-    chat_id = session.chat_id if group and session.chat_id is not None else user.id
-    lang = await kol.presenter.chat_language(chat_id)
-    # numbers as typed (str: Fluent would group the digits, "1 440")
-    text = t(lang, "type-value-prompt", option=esc(typed_name(session, press.name, lang)),
-             low=str(low), high=str(high))
-    if group:  # only the creator gets the reply field: the prompt mentions them
-        text = f"{mention(session.seats[session.seat_of(user.id) or 0], lang)} {text}"
-    kol.delivery.spawn(_ask(kol, session, press.name, chat_id, text, f"{low}–{high}"))
-    return None
-
-
-async def _ask(
-    kol: Koloda, session: Session, name: str, chat_id: int, text: str, placeholder: str
-) -> None:
-    """Post the "type a value" prompt (in the background: the chat's budget may be
-    spent) and remember it as the session's ``prompt:<name>`` message."""
-    try:
-        message_id = await kol.delivery.ask(chat_id, text, placeholder)
-    except TelegramError as error:
-        log.warning("the prompt for %s was not sent: %s", name, error)
-        return
-    if message_id is not None:
-        await kol.messages.posted(session.id, f"{PROMPT}{name}", chat_id, message_id,
-                                  session.version)
-
-
-async def on_typed_value(update: Update, context: KolodaContext) -> None:
-    """A reply to a "✏️ Type" prompt: set that setting, or say what a good value is."""
-    kol = context.koloda
-    message = update.effective_message
-    asked = message.reply_to_message if message is not None else None
-    if message is None or asked is None or asked.from_user is None:
-        return
-    if asked.from_user.id != context.bot.id:
-        return
-    session = await chat_session(kol, update)
-    if session is None:
-        return
-    refs = await kol.messages.of(session.id)
-    name = next(
-        (
-            ref.purpose.removeprefix(PROMPT)
-            for ref in refs
-            if ref.purpose.startswith(PROMPT)
-            and ref.chat_id == message.chat.id
-            and ref.message_id == asked.message_id
-        ),
-        None,
-    )
-    if name is None:
-        return
-    lang = await chat_lang(kol, update)
-    typed = (message.text or "").strip()
-    try:
-        low, high = typed_range(session, name)
-        number = ascii_number(typed, 9)
-        if number is None or not low <= number <= high:
-            what = esc(typed_name(session, name, lang))
-            reply(kol, update, t(lang, "type-value-bad", value=esc(typed[:40]), option=what,
-                                 low=str(low), high=str(high)))
-            return
-        user_id = current_user(update).id
-        if name == "timer":
-            changed = await kol.manager.set_timer(session.id, user_id, number * 60)
-        else:
-            changed = await kol.manager.set_option(session.id, user_id, name, number)
-    except Refusal as refusal:
-        reply(kol, update, refusal_text(lang, refusal))
-        return
-    await kol.messages.forget(session.id, f"{PROMPT}{name}")
-    kol.delivery.spawn(kol.delivery.delete(message.chat.id, asked.message_id))  # answered
-    await settings_changed(kol, update, changed)
+# ---------------------------------------------------------------- lobby buttons
 
 
 async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
@@ -505,7 +283,7 @@ async def on_back(kol: Koloda, update: Update, press: Back) -> str | None:
     session = await kol.manager.get(press.session)
     if session.status != "lobby":
         raise Refusal("not_in_lobby", session.status)
-    await close_menu(kol, session)
+    kol.presenter.close_menu(session)
     await kol.presenter.refresh(session)
     return None
 
@@ -526,7 +304,7 @@ async def on_computer(kol: Koloda, update: Update, press: AddComputer) -> str | 
 async def on_start(kol: Koloda, update: Update, press: Start) -> str | None:
     """Start: deal the first hand."""
     outcome = await kol.manager.start(press.session, current_user(update).id)
-    await close_menu(kol, outcome.session)
+    kol.presenter.close_menu(outcome.session)
     await kol.presenter.refresh(outcome.session)
     return None
 
@@ -544,7 +322,7 @@ async def on_again(kol: Koloda, update: Update, press: Again) -> str | None:
     outcome = await kol.manager.rematch(press.session, user.id)
     await kol.presenter.refresh(outcome.session)
     if any(event["type"] == "rematch_exists" for event in outcome.events):
-        return t(await user_lang(kol, user), "rematch-exists")
+        return t(user_lang(), "rematch-exists")
     return None
 
 
@@ -556,14 +334,7 @@ HANDLERS: list[Handler] = [
     button(NewGame, on_new),
     button(Join, on_join),
     button(Reclaim, on_reclaim),
-    button(Computers, on_levels),
-    button(VersusComputer, on_levels),
     button(AddComputer, on_computer),
-    button(Settings, on_settings),
-    button(SetOption, on_option),
-    button(SetTimer, on_timer),
-    button(TypeValue, on_type_value),
-    MessageHandler(filters.REPLY & filters.TEXT & ~filters.COMMAND, on_typed_value),
     button(Back, on_back),
     button(Start, on_start),
     button(Cancel, on_cancel),

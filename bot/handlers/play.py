@@ -23,9 +23,8 @@ from bot.handlers.common import (
 )
 from bot.handlers.start import show_hand
 from bot.i18n import t
-from bot.limiter import NORMAL
-from bot.render.common import Button, Screen, screen
-from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
+from bot.render.common import Button, screen
+from sessions import Refusal, Session
 
 log = logging.getLogger(__name__)
 
@@ -41,42 +40,14 @@ async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
             # picture was delivered, or an edit was lost; draw the table and that hand again
             session = await kol.manager.get(move.session)
             await kol.presenter.refresh(session)
-            kol.delivery.spawn(redraw_hand(kol, update, session))
+            query = update.callback_query
+            if query is not None:
+                from_private = query.message is not None and query.message.chat.id == user.id
+                kol.presenter.redraw_pressed(session, user.id, user_lang(), from_private,
+                                             query.id)
         raise
     await kol.presenter.on_outcome(outcome)
     return None
-
-
-async def redraw_hand(kol: Koloda, update: Update, session: Session) -> None:
-    """Draw the hand a stale press came from afresh: the private chat's message, or
-    in a group the presser's ephemeral hand (edited if it is kept, else sent anew: in
-    the background, ``Delivery.spawn``, as the group's budget may be spent)."""
-    query, user = update.callback_query, current_user(update)
-    seat = session.seat_of(user.id)
-    if query is None or seat is None or session.status != "running":
-        return
-    from_private = query.message is not None and query.message.chat.id == user.id
-    if from_private or session.kind != "group" or session.chat_id is None:
-        lang = await user_lang(kol, user)
-        kol.delivery.show(
-            session.id, hand_purpose(seat), user.id,
-            kol.presenter.private_screen(session, seat, lang), session.version,
-            force=True, urgent=True,
-        )
-        return
-    purpose = ephemeral_purpose(seat)
-    lang = await user_lang(kol, user)
-    hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    if await kol.delivery.find_ephemeral(session.id, purpose):
-        kol.delivery.show_ephemeral(session.id, purpose, hand, session.version, force=True)
-        return
-    try:
-        await kol.delivery.send_ephemeral(
-            session.id, purpose, session.chat_id, user.id, hand, session.version, query.id,
-            priority=NORMAL,  # after the table's screen
-        )
-    except TelegramError as error:
-        log.info("could not send the hand again (%s)", error)
 
 
 def _seat(session: Session, user_id: int) -> int:
@@ -102,25 +73,20 @@ async def on_hand(kol: Koloda, update: Update, press: ShowHand) -> str | None:
     if session.chat_id is None or session.kind != "group":
         await show_hand(kol, user, session.id)
         return None
-    lang = await user_lang(kol, user)  # only this player sees it: their own language
-    hand = kol.presenter.hand_screen(session, seat, lang, with_table=False)
-    sending = _send_hand(kol, query, user, session, seat, hand)
-    if not kol.delivery.spawn_once(("hand", session.id, user.id), sending):
+    sending = _send_hand(kol, query, user, session, seat)
+    if not kol.presenter.background_once(("hand", session.id, user.id), sending):
         return None  # pressed again while it is on its way: that one answers
     return ""
 
 
 async def _send_hand(
-    kol: Koloda, query: CallbackQuery, user: User, session: Session, seat: int, hand: Screen
+    kol: Koloda, query: CallbackQuery, user: User, session: Session, seat: int
 ) -> None:
     """Send the ephemeral hand and answer the press; if Telegram refuses it or the
     request is lost, the hand goes to the private chat and the answer opens that chat."""
-    assert session.chat_id is not None
+    lang = user_lang()  # only this player sees it: their own language
     try:
-        await kol.delivery.send_ephemeral(
-            session.id, ephemeral_purpose(seat), session.chat_id, user.id, hand,
-            session.version, query.id, priority=NORMAL,  # after the table's screen
-        )
+        await kol.presenter.send_hand(session, seat, user.id, lang, query.id)
     except TelegramError as error:
         log.warning("ephemeral hand not sent (%s); using the private chat", error)
         with suppress(Refusal):  # the seat went to a computer meanwhile
@@ -131,15 +97,13 @@ async def _send_hand(
     current = await kol.manager.get(session.id)
     if current.version != session.version and current.status == "running":
         # moves were made while it was on its way: show the hand as it is now
-        lang = await user_lang(kol, user)
-        now = kol.presenter.hand_screen(current, seat, lang, with_table=False)
-        kol.delivery.show_ephemeral(session.id, ephemeral_purpose(seat), now, current.version)
+        kol.presenter.keep_hand(current, seat, lang)
 
 
 async def cmd_hand(update: Update, context: KolodaContext) -> None:
     """/hand: in a private chat, post your hands again; in a group, a link to that chat."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     user, chat = current_user(update), update.effective_chat
     assert chat is not None
     if not is_private(update):
@@ -152,7 +116,7 @@ async def cmd_hand(update: Update, context: KolodaContext) -> None:
             return
         link = kol.presenter.hand_link(session)
         button_ = Button(t(lang, "button-private-hand"), url=link)
-        kol.delivery.send(chat.id, screen(t(lang, "hand-in-private"), [[button_]]))
+        kol.presenter.reply(chat.id, screen(t(lang, "hand-in-private"), [[button_]]))
         return
     if not await show_hands(kol, update):
         reply(kol, update, t(lang, "no-game-of-yours"))
@@ -170,7 +134,7 @@ async def show_hands(kol: Koloda, update: Update) -> bool:
 async def cmd_table(update: Update, context: KolodaContext) -> None:
     """/table: post the table message again (the new one is then kept current)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     if is_private(update):
@@ -185,7 +149,7 @@ async def cmd_table(update: Update, context: KolodaContext) -> None:
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return
-    await kol.presenter.refresh(session, repost_table=True)
+    await kol.presenter.repost(session)
 
 
 HANDLERS: list[Handler] = [

@@ -18,7 +18,7 @@ from sessions import OVERALL
 async def cmd_top(update: Update, context: KolodaContext) -> None:
     """/top [game]: in a group its leaderboard, in a private chat the overall one."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     try:
@@ -28,20 +28,20 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
     scope = OVERALL if is_private(update) else chat.id
     most = TOP_ONE_GAME if game_id is not None else TOP_EACH_GAME
     rows = await kol.manager.leaderboard(scope, game_id, most)
-    kol.delivery.send(chat.id, render_top(rows, scope, game_id, lang))
+    kol.presenter.reply(chat.id, render_top(rows, scope, game_id, lang))
 
 
 async def cmd_stats(update: Update, context: KolodaContext) -> None:
     """/stats: my record per game across chats, and my overall rating and rank in each."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     user = current_user(update)
     record = await kol.manager.user_stats(user.id)
     tally = render_tally(t(lang, "stats-title"), record, lang, "game")
     ratings = rating_lines(await kol.manager.user_ratings(user.id, OVERALL), lang)
-    kol.delivery.send(chat.id, screen("\n".join([tally.text, *ratings])))
+    kol.presenter.reply(chat.id, screen("\n".join([tally.text, *ratings])))
 
 
 HANDLERS: list[Handler] = [

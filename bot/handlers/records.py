@@ -17,8 +17,6 @@ from bot.callback import DealButton, MatchRecordButton
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
-from bot.limiter import REPLY
-from bot.numbers import ascii_number
 from bot.render.common import MAX_CAPTION, Screen, esc, game_name, seat_name
 from bot.render.record import match_record, record_filename, render_deal, render_history
 from bot.render.text import fit
@@ -35,20 +33,18 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     sees it), a message in a private chat."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
-    deal_no = ascii_number(press.deal, 6)
-    if deal_no is None:
-        raise Refusal("deal_not_finished")
+    deal_no = press.deal
     session, records = await kol.manager.deal_records(press.session)
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
-        if not kol.delivery.spawn_once(("deal", session.id, deal_no, user.id), posting):
+        if not kol.presenter.background_once(("deal", session.id, deal_no, user.id), posting):
             return None  # pressed again while it is on its way
         return ""  # answered once it is sent
-    kol.delivery.send(user.id, shown)
+    kol.presenter.reply(user.id, shown)
     return None
 
 
@@ -58,10 +54,10 @@ async def _post_deal(
     """The deal record as an ephemeral message (in the background, after the group's
     screens), else in the presser's private chat; the press answered once it is sent."""
     try:
-        await kol.delivery.post_ephemeral(chat_id, user_id, shown, query.id, priority=REPLY)
+        await kol.presenter.reply_ephemeral(chat_id, user_id, shown, query.id)
     except TelegramError as error:
         log.warning("ephemeral deal record not sent (%s); using the private chat", error)
-        kol.delivery.send(user_id, shown)
+        kol.presenter.reply(user_id, shown)
     await popup(query)
 
 
@@ -73,13 +69,13 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     if session.status != "finished" or session.result is None:
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang
     )
     caption = t(lang, "record-caption", game=esc(game_name(session.game_id, lang)))
     caption = fit(caption, MAX_CAPTION)
-    kol.delivery.send_document(
+    kol.presenter.document(
         chat_id, record_filename(session.game_id, session.created_at), text.encode(), caption
     )
     return None
@@ -88,7 +84,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
 async def cmd_history(update: Update, context: KolodaContext) -> None:
     """/history: this chat's last ten finished matches, a record button for each."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     found = await kol.manager.finished_in_chat(chat.id, HISTORY)
@@ -101,7 +97,7 @@ async def cmd_history(update: Update, context: KolodaContext) -> None:
         )
         for s in found
     ]
-    kol.delivery.send(chat.id, render_history(matches, lang))
+    kol.presenter.reply(chat.id, render_history(matches, lang))
 
 
 HANDLERS: list[Handler] = [

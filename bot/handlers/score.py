@@ -25,7 +25,7 @@ from sessions import Refusal, Session
 async def cmd_score(update: Update, context: KolodaContext) -> None:
     """/score [game]: this chat's tally, best first."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     try:
@@ -38,7 +38,7 @@ async def cmd_score(update: Update, context: KolodaContext) -> None:
         if game_id
         else t(lang, "tally-title")
     )
-    kol.delivery.send(chat.id, render_tally(title, rows, lang, "name" if game_id else "both"))
+    kol.presenter.reply(chat.id, render_tally(title, rows, lang, "name" if game_id else "both"))
 
 
 async def on_score(kol: Koloda, update: Update, press: Score) -> str | None:
@@ -52,7 +52,7 @@ async def on_score(kol: Koloda, update: Update, press: Score) -> str | None:
     tally_chat = session.chat_id if session.chat_id is not None else chat_id
     rows = await kol.manager.chat_tally(tally_chat, session.game_id)
     title = t(lang, "tally-title-game", game=game_name(session.game_id, lang))
-    kol.delivery.send(chat_id, render_tally(title, rows, lang, "name"))
+    kol.presenter.reply(chat_id, render_tally(title, rows, lang, "name"))
     return None
 
 
@@ -71,7 +71,7 @@ async def cmd_rules(update: Update, context: KolodaContext) -> None:
     """/rules [game]: the rules (by id or localized name), with this chat's table options;
     without a game and no table here, a menu of the games."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
     session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
@@ -80,9 +80,9 @@ async def cmd_rules(update: Update, context: KolodaContext) -> None:
     if game_id is None and session is not None and not args:
         game_id = session.game_id
     if game_id is None:
-        kol.delivery.send(chat.id, render_rules_menu(list(REGISTRY), lang, unknown=bool(args)))
+        kol.presenter.reply(chat.id, render_rules_menu(list(REGISTRY), lang, unknown=bool(args)))
         return
-    kol.delivery.send(chat.id, rules_screen(game_id, session, lang))
+    kol.presenter.reply(chat.id, rules_screen(game_id, session, lang))
 
 
 async def on_rules(kol: Koloda, update: Update, press: Rules) -> str | None:
@@ -91,9 +91,9 @@ async def on_rules(kol: Koloda, update: Update, press: Rules) -> str | None:
     chat = update.effective_chat
     if game_id is None or chat is None:
         raise Refusal("unknown_game", press.game)
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
-    kol.delivery.send(chat.id, rules_screen(game_id, session, lang))
+    kol.presenter.reply(chat.id, rules_screen(game_id, session, lang))
     return None
 
 

@@ -15,7 +15,7 @@ import re
 from telegram import Update, User
 from telegram.ext import CommandHandler
 
-from bot.callback import Invite, Reclaim
+from bot.callback import Invite
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import (
     Handler,
@@ -30,8 +30,8 @@ from bot.handlers.common import (
     user_lang,
 )
 from bot.i18n import t
-from bot.render.common import Button, game_name, screen
-from sessions import Refusal, hand_purpose
+from bot.render.common import screen
+from sessions import Refusal
 
 #: What a session's deep-link token may be made of (Telegram's start parameter).
 LINK_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,63}")
@@ -41,9 +41,9 @@ async def on_invite(kol: Koloda, update: Update, press: Invite) -> str | None:
     """Invite a friend: a single-use deep link to forward."""
     user = current_user(update)
     code = await kol.manager.create_invite(press.session, user.id)
-    lang = await user_lang(kol, user)
+    lang = user_lang()
     link = kol.presenter.link(f"i{code}")
-    kol.delivery.send(user.id, screen(t(lang, "invite-text", link=link)))
+    kol.presenter.reply(user.id, screen(t(lang, "invite-text", link=link)))
     return None
 
 
@@ -56,35 +56,14 @@ async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
     """Post the user's private message for a session afresh (their hand, the lobby, or
     the offer to take back the seat a computer plays for them)."""
     session = await kol.manager.get(session_id)
-    seat = session.seat_of(user.id)
-    lang = await user_lang(kol, user)
-    if seat is None and any(p.stands_in_for == user.id for p in session.seats):
-        game = game_name(session.game_id, lang)
-        back = Button(t(lang, "button-reclaim"), Reclaim(session.id).pack())
-        kol.delivery.send(user.id, screen(t(lang, "seat-stood-in", game=game), [[back]]))
-        return
-    if seat is None:
-        raise Refusal("not_a_player")
-    if session.kind == "group" and session.status == "lobby":
-        game = t(lang, f"game-{session.game_id}")
-        kol.delivery.send(user.id, screen(t(lang, "joined-private", game=game)))
-        return
-    kol.delivery.show(
-        session.id,
-        hand_purpose(seat),
-        user.id,
-        kol.presenter.private_screen(session, seat, lang),
-        session.version,
-        repost=True,
-        urgent=True,
-    )
+    await kol.presenter.post_private(session, user.id, user_lang())
 
 
 async def cmd_start(update: Update, context: KolodaContext) -> None:
     """/start [payload]: a welcome (with the current hands), or a deep link
     (h<link>, j<link>, i<invite>)."""
     kol = context.koloda
-    lang = await chat_lang(kol, update)
+    lang = chat_lang()
     args = args_of(context)
     payload = args[0] if args else ""
     user = current_user(update)

@@ -22,7 +22,7 @@ def take_back_button(session: int, lang: str) -> Button:
 def hints_button(session: int, on: bool, lang: str) -> Button:
     """The lobby's setting, showing its value; a press switches it."""
     label = t(lang, "button-hints-on" if on else "button-hints-off")
-    return Button(label, HintsSetting(session, "off" if on else "on").pack())
+    return Button(label, HintsSetting(session, not on).pack())
 
 
 def hints_used_lines(session: Session, lang: str) -> list[str]:

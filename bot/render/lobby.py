@@ -168,7 +168,7 @@ def render_settings(
         [
             Button(
                 f"{t(lang, 'option-timer')}: {timer_name(timer, lang)}",
-                SetTimer(session, str(following) if following else "off").pack(),
+                SetTimer(session, following or None).pack(),
             ),
             Button(typed, TypeValue(session, "timer").pack()),
         ]

@@ -103,7 +103,7 @@ def record_filename(game_id: str, started: float) -> str:
 
 def deal_button(session: int, deal_no: int, lang: str) -> Button:
     """📜 Deal: the record of finished deal ``deal_no`` (0 first)."""
-    return Button(t(lang, "button-deal"), DealButton(session, str(deal_no)).pack())
+    return Button(t(lang, "button-deal"), DealButton(session, deal_no).pack())
 
 
 def record_button(session: int, lang: str, label: str | None = None) -> Button:
