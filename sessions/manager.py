@@ -22,26 +22,45 @@ from typing import Any
 
 from games.record import DealRecord
 from sessions.background import Background
-from sessions.checks import LEVELS, seats_allowed, takeback_allowed
+from sessions.change import LINK_BYTES
+from sessions.checks import LEVELS, OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
 from sessions.invites import INVITE_TTL, Invites
-from sessions.lobby import LOBBY_TTL, PRIVATE_TABLES, TIMER_RANGE, TIMERS, Lobby
+from sessions.lobby import (
+    KINDS,
+    LOBBY_TTL,
+    PRIVATE_TABLES,
+    REMATCH,
+    TIMER_RANGE,
+    TIMERS,
+    Lobby,
+)
 from sessions.model import Computer, Outcome, Session, Subscriber
 from sessions.play import Play
 from sessions.queries import Queries
-from sessions.repository import Repository
+from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
 from sessions.timers import Clock
-from sessions.turns import OUTAGE_PAUSE, Turns
+from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
 from storage import MessageRef, MoveRecord, RatingRow, Store, TallyRow, open_store
 from storage.ratings import LEADERBOARD_LIMIT
 
+# the settings of the modules behind the facade, importable from here as before
 __all__ = [
+    "FORGET_PRESSES_EVERY",
     "INVITE_TTL",
+    "KINDS",
     "LEASE_SECONDS",
     "LEVELS",
+    "LINK_BYTES",
     "LOBBY_TTL",
+    "OPEN",
     "OUTAGE_PAUSE",
+    "OUTAGE_PAUSE_CAP",
     "PRIVATE_TABLES",
+    "REMATCH",
+    "STALE_TRIES",
+    "STAND_IN_LEVEL",
     "TIDY_EVERY",
+    "TIMEOUTS_TO_HAND_OVER",
     "TIMERS",
     "TIMER_RANGE",
     "SessionManager",
