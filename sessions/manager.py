@@ -113,6 +113,8 @@ class SessionManager:
         self._queries = Queries(self._repo)
         self._tidying: asyncio.Task[None] | None = None
 
+    # The timers and the repository exist before the turns they call on.
+
     def _expired(self, session_id: int, version: int) -> None:
         self._turns.on_expiry(session_id, version)
 
