@@ -1,6 +1,7 @@
 """The session layer: tables, seats, turns, timers, computer players — no Telegram.
 
-:class:`SessionManager` is the state machine, :class:`Preferences` keeps
+:class:`SessionManager` is the one entry point to the tables (a facade over the
+lobby, play, turns, queries and the repository), :class:`Preferences` keeps
 languages and reachability, :class:`Messages` the Telegram messages that show
 each session (by purpose, with the versions they show). All of it persists
 through the :class:`storage.Store` protocol. The contract is
