@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games import REGISTRY, Game
+from games.ai import LEVELS
 from sessions.model import Player, Refusal, Session
 
-LEVELS = ("easy", "normal", "strong")
 #: The level of a computer that stands in for an absent or departed human.
 STAND_IN_LEVEL = "normal"
 OPEN = ("lobby", "running")

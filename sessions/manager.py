@@ -20,10 +20,11 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
+from games.ai import LEVELS
 from games.record import DealRecord
 from sessions.background import Background
 from sessions.change import LINK_BYTES
-from sessions.checks import LEVELS, OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
+from sessions.checks import OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
 from sessions.invites import INVITE_TTL, Invites
 from sessions.lobby import (
     KINDS,
