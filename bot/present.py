@@ -143,7 +143,8 @@ class Presenter:
             if session.kind == "group" and session.status == "lobby":
                 continue
             wanted = only if only is not None else session.changed
-            if not everything and hand_purpose(seat) not in wanted:
+            private = everything or hand_purpose(seat) in wanted
+            if not private and ephemeral_purpose(seat) not in wanted:
                 continue  # nothing this player needs changed: their cards and moves stand
             # only the player to move needs their hand at once; the others' changes (the
             # card just played, one drawn meanwhile, a new deal) may wait and go out
@@ -152,7 +153,7 @@ class Presenter:
                 session.kind == "group" and session.status == "running" and session.to_move != seat
             )
             lang = await self.user_language(player.user_id)
-            if await self.prefs.reachable(player.user_id):
+            if private and await self.prefs.reachable(player.user_id):
                 self.delivery.show(
                     session.id,
                     hand_purpose(seat),

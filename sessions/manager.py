@@ -25,7 +25,7 @@ from games import REGISTRY, BadOptions, Game, IllegalAction
 from games.record import DealRecord, deal_records
 from sessions.background import Background
 from sessions.hints import HintSearches
-from sessions.messages import TABLE, hand_purpose
+from sessions.messages import TABLE, ephemeral_purpose, hand_purpose
 from sessions.model import (
     TURN_OWNER,
     Computer,
@@ -1195,8 +1195,9 @@ def _computer_to_move(session: Session) -> int | None:
 def _changed(old: Session, new: Session) -> tuple[str, ...]:
     """The messages ``new`` must be shown in: the table always; a player's own hand
     message when their cards or moves changed, and the hand of whoever is to move
-    (its buttons carry the version); every hand in a private duel, whose hand
-    message is the table."""
+    (its buttons carry the version), with her ephemeral hand in a group (if she
+    has one open: only stored messages are marked behind); every hand in a
+    private duel, whose hand message is the table."""
     purposes = [TABLE]
     for seat, player in enumerate(new.seats):
         before = old.seats[seat] if seat < len(old.seats) else None
@@ -1210,6 +1211,8 @@ def _changed(old: Session, new: Session) -> tuple[str, ...]:
             or old.hand_key(seat) != new.hand_key(seat)
         ):
             purposes.append(hand_purpose(seat))
+            if new.kind == "group":
+                purposes.append(ephemeral_purpose(seat))
     return tuple(purposes)
 
 
