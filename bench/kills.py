@@ -42,7 +42,6 @@ import itertools
 import random
 import re
 import shutil
-import signal
 import statistics
 import sys
 import tempfile
@@ -56,72 +55,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
-from aiohttp import ClientError, ClientSession  # noqa: E402
-
-from bench.cluster import SECRET, free_port, new_database  # noqa: E402
+from bench.cluster import SECRET, new_database  # noqa: E402
 from bench.load import loadavg  # noqa: E402
 from sessions.manager import SessionManager  # noqa: E402
 from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits  # noqa: E402
 from tests.support.pg_server import start_server  # noqa: E402
+from tests.support.webhook import WebhookWorker  # noqa: E402
 
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 REACH = 10.0  # the target: a turn's buttons on the ephemeral hand within this many seconds
 FALLBACK = 15.0  # then the human plays from her private hand
 RETRY = 20.0  # a press that changed nothing (lost with a killed worker) is pressed again
 EPHEMERAL_EDITS = ("editEphemeralMessageText", "editEphemeralMessageReplyMarkup")
-
-
-class Worker:
-    """One ``python -m bot`` in webhook mode, always on the same port (its URL stays)."""
-
-    def __init__(self, fake: FakeTelegram, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.env = fake.bot_environment(Path("unused"), PORT=str(self.port), **env)
-        self.log = log
-        self.process: asyncio.subprocess.Process | None = None
-
-    @property
-    def url(self) -> str:
-        """Where the load balancer sends updates to this worker."""
-        return f"http://127.0.0.1:{self.port}/telegram"
-
-    async def start(self) -> None:
-        """Start it; return once its health check answers 200."""
-        with self.log.open("ab") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
-                stdout=asyncio.subprocess.DEVNULL, stderr=log,
-            )
-        async with ClientSession() as client:
-            for _ in range(1200):
-                try:
-                    async with client.get(f"http://127.0.0.1:{self.port}/healthz") as answer:
-                        if answer.status == 200:
-                            return
-                except ClientError:
-                    pass
-                if self.process.returncode is not None:
-                    raise RuntimeError(f"a worker exited at start-up: see {self.log}")
-                await asyncio.sleep(0.1)
-        raise RuntimeError("a worker did not become healthy")
-
-    async def kill(self) -> None:
-        """SIGKILL: no goodbye, no flush."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    async def stop(self) -> None:
-        """SIGTERM, SIGKILL after 30 s."""
-        if self.process is None or self.process.returncode is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(self.process.wait(), 30)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
 
 
 def _moves(markup: Any, session: int) -> list[str]:
@@ -236,7 +182,7 @@ async def open_match(fake: FakeTelegram, humans: list[FakeUser], group: Any) -> 
         await fake.answer(fake.push_callback(user, group, table.message_id, "hand:1"), 60)
 
 
-async def kill_schedule(victim: Worker, run: Run, window: float, kills: int,
+async def kill_schedule(victim: WebhookWorker, run: Run, window: float, kills: int,
                         rng: random.Random) -> None:
     """SIGKILL ``victim`` ``kills`` times, evenly over the window, down 1–5 s each time."""
     began = time.monotonic()
@@ -262,7 +208,7 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
     if args.lease:
         env["KOLODA_LEASE_SECONDS"] = str(args.lease)
     log = folder / f"workers-{number}.log"
-    pool = [Worker(fake, env, log) for _ in range(workers)]
+    pool = [WebhookWorker(fake, env, log) for _ in range(workers)]
     rng = random.Random(f"{args.seed}:{workers}:{kills}")
     humans = [fake.user("Alice"), fake.user("Bob")]
     group = fake.group("Kills")

@@ -16,7 +16,7 @@ from typing import Any
 
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from sessions.manager import SessionManager
-from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
@@ -60,6 +60,21 @@ async def play_until_turn_of(harness: Harness, session_id: int, user: FakeUser,
     raise AssertionError("the turn never came back")
 
 
+async def alice_to_move(harness: Harness, alice: FakeUser, bob: FakeUser,
+                        group: FakeChat) -> tuple[StoredMessage, int]:
+    """Alice and Bob start an Eleven match in ``group``, played until Alice's turn: the
+    table and that turn's version."""
+    fake = harness.fake
+    for user in (alice, bob):
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(alice, group.id, "/new eleven")
+    table = fake.last_message(group.id)
+    assert table is not None
+    await harness.press(bob, table, "join:1")
+    await harness.press(alice, table, "start:1")
+    return table, await play_until_turn_of(harness, 1, alice, 0)
+
+
 async def test_a_restarted_bot_keeps_an_ephemeral_hand_current(
     fake: FakeTelegram, db_dir: Path
 ) -> None:
@@ -68,14 +83,7 @@ async def test_a_restarted_bot_keeps_an_ephemeral_hand_current(
     group = fake.group("Friends")
     harness = await start_harness(fake, path, FirstLegal())
     try:
-        for user in (alice, bob):
-            await harness.command(user, fake.private(user).id, "/start")
-        await harness.command(alice, group.id, "/new eleven")
-        table = fake.last_message(group.id)
-        assert table is not None
-        await harness.press(bob, table, "join:1")
-        await harness.press(alice, table, "start:1")
-        version = await play_until_turn_of(harness, 1, alice, 0)
+        table, version = await alice_to_move(harness, alice, bob, group)
         await harness.press(alice, table, "hand:1")
         shown = ephemeral_hand(fake, group.id, alice)
         assert moves(shown) and all(MOVE.match(b)[2] == str(version)  # type: ignore[index]
@@ -103,14 +111,7 @@ async def test_a_turn_whose_ephemeral_edit_died_with_its_worker_is_drawn_at_star
     group = fake.group("Friends")
     harness = await start_harness(fake, path, FirstLegal())
     try:
-        for user in (alice, bob):
-            await harness.command(user, fake.private(user).id, "/start")
-        await harness.command(alice, group.id, "/new eleven")
-        table = fake.last_message(group.id)
-        assert table is not None
-        await harness.press(bob, table, "join:1")
-        await harness.press(alice, table, "start:1")
-        version = await play_until_turn_of(harness, 1, alice, 0)
+        table, version = await alice_to_move(harness, alice, bob, group)
         for user in (alice, bob):
             await harness.press(user, table, "hand:1")
         shown = {user.id: ephemeral_hand(fake, group.id, user) for user in (alice, bob)}
