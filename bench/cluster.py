@@ -188,7 +188,7 @@ async def run_setting(
         url = f"sqlite:///{workdir / f'cluster-{number}.sqlite3'}"
     else:
         assert pg_url is not None
-        url = await _new_database(pg_url, f"bench_{number}")
+        url = await new_database(pg_url, f"bench_{number}")
     started = [await start_worker(fake, url, limits) for _ in range(workers)]
     processes = [p for p, _ in started]
     fake.push_webhooks([u for _, u in started], connections=CONNECTIONS)
@@ -225,7 +225,7 @@ async def run_setting(
     return Row(store, workers, tables, limits, wall, stats, cpu, budget)
 
 
-async def _new_database(server_url: str, name: str) -> str:
+async def new_database(server_url: str, name: str) -> str:
     import asyncpg
 
     connection = await asyncpg.connect(server_url)

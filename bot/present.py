@@ -177,10 +177,11 @@ class Presenter(Screens):
                 continue
             if session.kind == "group" and session.status == "lobby":
                 continue
-            if hand_purpose(seat) not in wanted:
+            private = hand_purpose(seat) in wanted
+            if not private and ephemeral_purpose(seat) not in wanted:
                 continue  # nothing this player needs changed: their cards and moves stand
             lang = await self.user_language(player.user_id)
-            if await self.prefs.reachable(player.user_id):
+            if private and await self.prefs.reachable(player.user_id):
                 screen_ = self.private_screen(session, seat, lang)
                 self._put(session, hand_purpose(seat), player.user_id, screen_,
                           _hand_placement(session, seat, over))

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from games import Game
-from sessions.messages import TABLE, hand_purpose
+from sessions.messages import TABLE, ephemeral_purpose, hand_purpose
 from sessions.model import Player, Session
 from storage import InviteUse, MoveRecord, RatedMatch, ResultRecord
 
@@ -108,8 +108,9 @@ def turn_deadline(game: Game, seats: list[Player], timer: int | None, now: float
 def changed_messages(old: Session, new: Session) -> tuple[str, ...]:
     """The messages ``new`` must be shown in: the table always; a player's own hand
     message when their cards or moves changed, and the hand of whoever is to move
-    (its buttons carry the version); every hand in a private duel, whose hand
-    message is the table."""
+    (its buttons carry the version), with her ephemeral hand in a group (if she
+    has one open: only stored messages are marked behind); every hand in a
+    private duel, whose hand message is the table."""
     purposes = [TABLE]
     for seat, player in enumerate(new.seats):
         before = old.seats[seat] if seat < len(old.seats) else None
@@ -123,4 +124,6 @@ def changed_messages(old: Session, new: Session) -> tuple[str, ...]:
             or old.hand_key(seat) != new.hand_key(seat)
         ):
             purposes.append(hand_purpose(seat))
+            if new.kind == "group":
+                purposes.append(ephemeral_purpose(seat))
     return tuple(purposes)

@@ -12,21 +12,17 @@ lost or done twice, and the group never gets more than its budget.
 from __future__ import annotations
 
 import asyncio
-import signal
-import sys
 from pathlib import Path
 
 import pytest
-from aiohttp import ClientError, ClientSession
 
 from sessions import SessionManager
 from storage.replay import replay
 from tests.support.bot_process import MOVE, buttons_of, moved_on, next_press
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, FloodLimits
-from tests.support.webhook import free_port
+from tests.support.webhook import WebhookWorker
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "cluster-secret_0"
 SCALE = 10.0  # Telegram's clock, compressed
 LEASE = "2"
@@ -34,63 +30,15 @@ LEASE = "2"
 pytestmark = pytest.mark.slow
 
 
-class Worker:
-    """One ``python -m bot`` in webhook mode on its own port."""
-
-    def __init__(self, fake: FakeTelegram, database_url: str, log: Path) -> None:
-        self.fake = fake
-        self.port = free_port()
-        self.env = fake.bot_environment(
-            Path("unused"),
-            DATABASE_URL=database_url,
-            WEBHOOK_URL="https://koloda.example.org/telegram",
-            WEBHOOK_SECRET=SECRET,
-            PORT=str(self.port),
-            KOLODA_LEASE_SECONDS=LEASE,
-            KOLODA_FLOOD_SCALE=str(SCALE),
-        )
-        self.log = log
-        self.process: asyncio.subprocess.Process | None = None
-
-    @property
-    def url(self) -> str:
-        """Where the load balancer sends updates to this worker."""
-        return f"http://127.0.0.1:{self.port}/telegram"
-
-    async def start(self) -> None:
-        """Start it and wait until its health check says it serves updates."""
-        with self.log.open("ab") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
-                stdout=asyncio.subprocess.DEVNULL, stderr=log,
-            )
-        async with ClientSession() as client:
-            for _ in range(600):
-                try:
-                    async with client.get(f"http://127.0.0.1:{self.port}/healthz") as answer:
-                        if answer.status == 200:
-                            return
-                except ClientError:
-                    pass
-                assert self.process.returncode is None, self.log.read_text()[-3000:]
-                await asyncio.sleep(0.1)
-        raise AssertionError("the worker did not become healthy")
-
-    async def kill(self) -> None:
-        """SIGKILL: no goodbye, no flush."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    async def stop(self) -> None:
-        """SIGTERM, as a deploy does."""
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
+def worker(fake: FakeTelegram, database_url: str, log: Path) -> WebhookWorker:
+    """One ``python -m bot`` in webhook mode on its own port, leases of 2 s."""
+    return WebhookWorker(fake, {
+        "DATABASE_URL": database_url,
+        "WEBHOOK_URL": "https://koloda.example.org/telegram",
+        "WEBHOOK_SECRET": SECRET,
+        "KOLODA_LEASE_SECONDS": LEASE,
+        "KOLODA_FLOOD_SCALE": str(SCALE),
+    }, log)
 
 
 async def press_next(fake: FakeTelegram, users: list[FakeUser], chats: dict[int, FakeChat]) -> None:
@@ -120,7 +68,7 @@ async def test_two_workers_one_killed_twice_play_a_king_match_to_the_end(
     fake = FakeTelegram(flood=FloodLimits(private_burst=3, scale=SCALE))
     await fake.start()
     log = tmp_path / "workers.log"
-    workers = [Worker(fake, pg_database, log) for _ in range(2)]
+    workers = [worker(fake, pg_database, log) for _ in range(2)]
     alice, bob = fake.user("Alice"), fake.user("Bob")
     humans = [alice, bob]
     group = fake.group("Cluster")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sessions import TABLE, Player, Refusal, Session, hand_purpose
+from sessions import TABLE, Player, Refusal, Session, ephemeral_purpose, hand_purpose
 from sessions.background import Background
 from sessions.change import Change
 from sessions.checks import with_seat
@@ -166,7 +166,8 @@ def test_a_change_is_one_version_on_and_names_the_messages_to_redraw() -> None:
     change = Change.of(lobby, with_seat(lobby, Player(2, "Bob", None)))
     assert change.after.version == lobby.version + 1
     assert change.after.deadline is None
-    assert change.after.changed == (TABLE, hand_purpose(1))
+    # a group seat: her private hand and, if she has one open, her ephemeral hand
+    assert change.after.changed == (TABLE, hand_purpose(1), ephemeral_purpose(1))
     assert change.seats_changed and not change.finishes
     new = Change.new(_lobby())
     assert new.after.changed == (TABLE, hand_purpose(0)) and new.after.link
