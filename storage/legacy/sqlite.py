@@ -1,7 +1,8 @@
-"""The schema, as an ordered list of migrations.
+"""FROZEN: SQLite's schema history before Alembic, kept to upgrade old files.
 
-``MIGRATIONS[i]`` brings a database from ``PRAGMA user_version = i`` to
-``i + 1``. Never edit a released migration: append a new one.
+``MIGRATIONS[i]`` brought a database from ``PRAGMA user_version = i`` to
+``i + 1``. Never edit or extend this list: a new schema change is an Alembic
+revision (``storage/alembic/versions``, see ``docs/storage.md``).
 """
 
 from __future__ import annotations
