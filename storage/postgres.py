@@ -29,7 +29,7 @@ from sqlalchemy.pool import NullPool
 
 from storage import legacy, migrate
 from storage.protocol import DatabaseUnusable
-from storage.sql import Dialect, Row, Sql, Tx
+from storage.sql import Dialect, OnConnection, Row, Sql, Tx
 from storage.store import SqlStore
 
 #: Connections per worker: a move takes one for a few milliseconds.
@@ -84,13 +84,10 @@ def _count(status: str) -> int:
     return int(tail) if tail.isdigit() else 0
 
 
-class PgTx:
+class PgTx(OnConnection["Pooled"]):
     """Statements on one pooled connection inside its transaction."""
 
-    __slots__ = ("_connection",)
-
-    def __init__(self, connection: Pooled) -> None:
-        self._connection = connection
+    __slots__ = ()
 
     async def execute(self, sql: Sql, /, **params: Any) -> int:
         """Run a statement; how many rows it changed."""
@@ -100,10 +97,7 @@ class PgTx:
     async def executemany(self, sql: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run a statement once per parameter set."""
         if rows:
-            text, names = sql.compiled(DIALECT)
-            await self._connection.executemany(
-                text, [tuple(map(row.__getitem__, names)) for row in rows]
-            )
+            await self._connection.executemany(*sql.bind_many(DIALECT, rows))
 
     async def fetch(self, sql: Sql, /, **params: Any) -> list[Row]:
         """Every row a statement returns."""
@@ -123,11 +117,11 @@ class PgTx:
 
 
 class PgBackend:
-    """One PostgreSQL database behind the store (see :class:`storage.sql.Backend`)."""
-
-    dialect = DIALECT
+    """One PostgreSQL database behind the store (see :class:`storage.sql.Backend`):
+    a pool, and the dialect."""
 
     def __init__(self, pool: Pool) -> None:
+        self.dialect = DIALECT
         self.pool = pool
 
     async def write(self, work: Callable[[Tx], Awaitable[T]]) -> T:

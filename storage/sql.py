@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine.interfaces import Dialect as SaDialect
 
 T = TypeVar("T")
+C = TypeVar("C")
 #: A row as the driver gives it: by index and by column name.
 Row = Any
 
@@ -58,6 +59,13 @@ class Sql:
         """The driver's SQL string and its arguments for ``params``."""
         sql, names = self.compiled(dialect)
         return sql, tuple(map(params.__getitem__, names))
+
+    def bind_many(
+        self, dialect: Dialect, rows: Sequence[Mapping[str, Any]]
+    ) -> tuple[str, list[tuple[Any, ...]]]:
+        """The driver's SQL string and the arguments of each of ``rows``."""
+        sql, names = self.compiled(dialect)
+        return sql, [tuple(map(row.__getitem__, names)) for row in rows]
 
 
 class Tx(Protocol):
@@ -136,3 +144,22 @@ class Backend(Protocol):
     async def ping(self, timeout: float) -> None:
         """Raise if the database cannot take a write within ``timeout`` seconds."""
         ...
+
+
+class OnConnection(Generic[C]):
+    """A :class:`Tx` over one driver connection ``C`` (each backend's runs its driver)."""
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: C) -> None:
+        self._connection = connection
+
+
+class Hooks:
+    """The hooks a backend needs only where it has something to do: nothing here."""
+
+    async def lock_ratings(self, tx: Tx) -> None:
+        """Nothing: the single writer already orders every write."""
+
+    async def after_import(self, tx: Tx) -> None:
+        """Nothing: new ids follow the highest stored one."""

@@ -18,7 +18,7 @@ import orjson
 from sqlalchemy.dialects import sqlite
 
 from storage.database import Database
-from storage.sql import Dialect, Row, Sql, Tx
+from storage.sql import Dialect, Hooks, OnConnection, Row, Sql, Tx
 from storage.store import SqlStore
 
 T = TypeVar("T")
@@ -49,13 +49,10 @@ def load_json(text: str | bytes | None) -> Any:
     return None if text is None else orjson.loads(text)
 
 
-class SqliteTx:
+class SqliteTx(OnConnection[aiosqlite.Connection]):
     """Statements on the writer (or a snapshot's) connection."""
 
-    __slots__ = ("_connection",)
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
+    __slots__ = ()
 
     async def execute(self, sql: Sql, /, **params: Any) -> int:
         """Run a statement; how many rows it changed."""
@@ -65,10 +62,7 @@ class SqliteTx:
     async def executemany(self, sql: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run a statement once per parameter set."""
         if rows:
-            text, names = sql.compiled(DIALECT)
-            await self._connection.executemany(
-                text, [tuple(map(row.__getitem__, names)) for row in rows]
-            )
+            await self._connection.executemany(*sql.bind_many(DIALECT, rows))
 
     async def fetch(self, sql: Sql, /, **params: Any) -> list[Row]:
         """Every row a statement returns."""
@@ -81,13 +75,13 @@ class SqliteTx:
                 yield rows
 
 
-class SqliteBackend:
-    """One SQLite file behind the store (see :class:`storage.sql.Backend`)."""
-
-    dialect = DIALECT
+class SqliteBackend(Hooks):
+    """One SQLite file behind the store (see :class:`storage.sql.Backend`): a
+    :class:`Database` and the dialect; no rows to lock, no sequences to move."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.dialect = DIALECT
 
     async def write(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """``work`` in a group-committed transaction; its result after COMMIT."""
@@ -138,12 +132,6 @@ class SqliteBackend:
     def chat_busy(self, error: Exception) -> bool:
         """The unique index on open group sessions' ``chat_id`` refused the row."""
         return isinstance(error, sqlite3.IntegrityError) and "sessions.chat_id" in str(error)
-
-    async def lock_ratings(self, tx: Tx) -> None:
-        """Nothing: the single writer already orders every write."""
-
-    async def after_import(self, tx: Tx) -> None:
-        """Nothing: new ids follow the highest stored one."""
 
     async def close(self) -> None:
         """Finish pending writes and close the file."""

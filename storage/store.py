@@ -13,13 +13,13 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from storage.sql import Backend, Row, Sql, Tx
-from storage.store_messages import MessageStore, PreferenceStore, SendBudgetStore
-from storage.store_ratings import TallyStore
-from storage.store_sessions import SessionStore
+from storage.store_messages import SqlMessages, SqlPreferences, SqlSendBudget
+from storage.store_ratings import SqlTallies
+from storage.store_sessions import SqlSessions
 from storage.tables import TABLES, Batch, NotEmpty, Table
 
 
-class SqlStore(SessionStore, MessageStore, PreferenceStore, SendBudgetStore, TallyStore):
+class SqlStore(SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlTallies):
     """Koloda's store over one backend (see :class:`storage.protocol.Store`)."""
 
     def __init__(self, backend: Backend) -> None:

@@ -75,7 +75,7 @@ _RESERVE_SEND = Sql(
 )
 
 
-class MessageStore:
+class SqlMessages:
     """The messages-and-leases role of the store (:class:`storage.protocol.MessageStore`)."""
 
     backend: Backend
@@ -138,7 +138,7 @@ class MessageStore:
         await self.backend.write(work)
 
 
-class PreferenceStore:
+class SqlPreferences:
     """Users' names, languages and reachability (:class:`storage.protocol.PreferenceStore`)."""
 
     backend: Backend
@@ -166,7 +166,7 @@ class PreferenceStore:
         return not rows or bool(rows[0][0])
 
 
-class SendBudgetStore:
+class SqlSendBudget:
     """The flood budget every worker shares (:class:`storage.protocol.SendBudget`)."""
 
     backend: Backend

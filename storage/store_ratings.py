@@ -85,7 +85,7 @@ _STORED = (Sql(STORED_SESSIONS), Sql(STORED_SEATS), Sql(STORED_RESULTS))
 _CURRENT: dict[int, Sql] = {}
 
 
-class TallyStore:
+class SqlTallies:
     """The tallies-and-ratings role of the store (:class:`storage.protocol.TallyStore`)."""
 
     backend: Backend

@@ -114,8 +114,8 @@ _QUIET_LOBBIES = Sql(
 )
 
 
-class SessionStore:
-    """The sessions-and-moves role of the store (:class:`storage.protocol.SessionRepository`)."""
+class SqlSessions:
+    """The sessions-and-moves role of the store (:class:`storage.protocol.SessionStore`)."""
 
     backend: Backend
 
