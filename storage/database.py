@@ -103,7 +103,9 @@ class Database:
                 claim = _claim(path)
             else:
                 anchor = sqlite3.connect(target, uri=True, check_same_thread=False)
-            await asyncio.to_thread(upgrade_file, target, f"the database {path}")
+            await asyncio.to_thread(
+                upgrade_file, target, f"the database {path}", BUSY_TIMEOUT_MS / 1000
+            )
             writer = await _connect(target)
         except OSError as error:
             _release(claim)

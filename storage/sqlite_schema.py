@@ -12,16 +12,12 @@ from sqlalchemy.pool import StaticPool
 
 from storage import legacy, migrate
 
-#: how long the migrating connection waits for another's write lock (as the store's)
-BUSY_TIMEOUT = 5.0
-
-
-def upgrade_file(target: str, what: str) -> None:
-    """Migrate the database at ``target`` (a path, or a ``file:`` URI); ``what``
-    names it in errors. Raises ``sqlite3.Error`` or
-    :class:`~storage.protocol.DatabaseUnusable`."""
+def upgrade_file(target: str, what: str, busy_timeout: float) -> None:
+    """Migrate the database at ``target`` (a path, or a ``file:`` URI), waiting at most
+    ``busy_timeout`` seconds for another connection's lock; ``what`` names it in
+    errors. Raises ``sqlite3.Error`` or :class:`~storage.protocol.DatabaseUnusable`."""
     raw = sqlite3.connect(
-        target, isolation_level=None, timeout=BUSY_TIMEOUT, uri=target.startswith("file:"),
+        target, isolation_level=None, timeout=busy_timeout, uri=target.startswith("file:"),
         check_same_thread=False,
     )
     engine = sa.create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool)
