@@ -257,3 +257,39 @@ async def test_a_revision_from_a_newer_koloda_is_refused(empty_url: str) -> None
         await connection.close()
     with pytest.raises(DatabaseUnusable, match="schema revision f00d, newer than this code's"):
         await open_store(empty_url)
+
+
+async def test_an_older_legacy_database_takes_the_frozen_steps_first(empty_url: str) -> None:
+    """A database a few releases older still: the legacy steps it lacks, then Alembic."""
+    columns = ("chat_id", "kind", "game", "status", "creator", "options", "version", "moves",
+               "created", "updated")
+    values = (CHAT, "group", "king", "running", ANN, "{}", 3, 0, T, T)
+    if empty_url.startswith("sqlite:///"):
+        old = sqlite3.connect(empty_url.removeprefix("sqlite:///"))
+        old.executescript("\n".join(MIGRATIONS[:5]) + "\nPRAGMA user_version = 5;")
+        old.execute(f"INSERT INTO sessions ({', '.join(columns)}) VALUES"
+                    f" ({', '.join('?' for _ in columns)})", values)
+        old.commit()
+        old.close()
+    else:
+        connection = await asyncpg.connect(empty_url)
+        await connection.execute(
+            "CREATE TABLE schema_version ("
+            " version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(PG_MIGRATIONS[:3], 1):
+            await connection.execute(script)
+            await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+        await connection.execute(
+            f"INSERT INTO sessions ({', '.join(columns)}) VALUES"
+            f" ({', '.join(f'${n}' for n in range(1, len(columns) + 1))})", *values
+        )
+        await connection.close()
+    store = await open_store(empty_url)
+    try:
+        record = await store.load_session(1)
+        assert record is not None and record.version == 3 and record.hints is None
+        assert record.link is not None and len(record.link) >= 16  # the last step's token
+        assert await store.use_hint(1, 0) == 1  # a table of a later step
+    finally:
+        await store.close()
