@@ -12,6 +12,7 @@ from sqlalchemy.pool import StaticPool
 
 from storage import legacy, migrate
 
+
 def upgrade_file(target: str, what: str, busy_timeout: float) -> None:
     """Migrate the database at ``target`` (a path, or a ``file:`` URI), waiting at most
     ``busy_timeout`` seconds for another connection's lock; ``what`` names it in
