@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from storage.sql import Backend, Row, Sql, Tx
+from storage.sql import Backend, Row, Sql
 from storage.store_messages import SqlMessages, SqlPreferences, SqlSendBudget
 from storage.store_ratings import SqlTallies
 from storage.store_sessions import SqlSessions
@@ -82,6 +82,3 @@ def _insert(table: Table) -> Sql:
         f"INSERT INTO {table.name} ({', '.join(table.columns)})"
         f" VALUES ({', '.join(f':{column}' for column in table.columns)})"
     )
-
-
-__all__ = ["SqlStore", "Tx"]

@@ -1,4 +1,4 @@
-"""Tallies, ratings and hint counts: one implementation for both backends."""
+"""Tallies and ratings: one implementation for both backends."""
 
 from __future__ import annotations
 

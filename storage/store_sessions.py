@@ -1,4 +1,4 @@
-"""Sessions, their seats, moves, presses, due work, claims and invites: one
+"""Sessions, their seats, moves, presses, due work, claims, hints and invites: one
 implementation for both backends (see :mod:`storage.sql`)."""
 
 from __future__ import annotations
