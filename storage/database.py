@@ -1,4 +1,4 @@
-"""One SQLite database: a writer connection, a reader connection, migrations.
+"""One SQLite database: a writer connection, a reader connection, the checks at open.
 
 Writes never interleave on the single writer connection: an asyncio lock is
 held around every ``BEGIN IMMEDIATE … COMMIT`` (rolled back on any error).
@@ -17,7 +17,8 @@ Opening checks the file before changing anything in it: a file that is not a
 SQLite database (or is corrupt), a schema newer than this code, or a file whose
 write lock another process holds for longer than :data:`BUSY_TIMEOUT_MS` raise
 :class:`~storage.protocol.DatabaseUnusable` with one line, and leave the file
-as it was. No step of opening waits longer than that timeout.
+as it was. No step of opening waits longer than that timeout. A usable file is
+then migrated (:mod:`storage.sqlite_schema`) before the connections are made.
 
 One process per file: a usable file is then claimed with an exclusive
 ``flock`` on ``<file>.lock`` beside it (held until closed; the kernel lets go
