@@ -2,7 +2,8 @@
 
 ``open_store(url)`` picks the backend from ``DATABASE_URL``: ``sqlite:///…``
 (the default; :mod:`storage.sqlite` over :mod:`storage.database`) or
-``postgresql://…`` (:mod:`storage.postgres`). ``replay`` rebuilds a match from
+``postgresql://…`` (:mod:`storage.postgres`); both run the one store of
+:mod:`storage.store` on the schema of :mod:`storage.schema`. ``replay`` rebuilds a match from
 its seed and move log.
 """
 
@@ -11,9 +12,14 @@ from storage.protocol import (
     ChatBusy,
     DatabaseUnusable,
     InviteUsed,
+    MessageStore,
+    PreferenceStore,
     PressRepeated,
+    SendBudget,
+    SessionStore,
     StaleVersion,
     Store,
+    TallyStore,
 )
 from storage.ratings import OVERALL, RatedMatch, Rating, RatingChange, RatingRow, rated_match
 from storage.records import (
@@ -38,7 +44,9 @@ __all__ = [
     "InviteUse",
     "InviteUsed",
     "MessageRef",
+    "MessageStore",
     "MoveRecord",
+    "PreferenceStore",
     "PressRepeated",
     "RatedMatch",
     "Rating",
@@ -46,10 +54,13 @@ __all__ = [
     "RatingRow",
     "ResultRecord",
     "SeatRecord",
+    "SendBudget",
     "SessionRecord",
+    "SessionStore",
     "StaleVersion",
     "Store",
     "TallyRow",
+    "TallyStore",
     "in_effect",
     "open_store",
     "parse_database_url",

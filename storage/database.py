@@ -1,4 +1,4 @@
-"""One SQLite database: a writer connection, a reader connection, migrations.
+"""One SQLite database: a writer connection, a reader connection, the checks at open.
 
 Writes never interleave on the single writer connection: an asyncio lock is
 held around every ``BEGIN IMMEDIATE … COMMIT`` (rolled back on any error).
@@ -17,7 +17,8 @@ Opening checks the file before changing anything in it: a file that is not a
 SQLite database (or is corrupt), a schema newer than this code, or a file whose
 write lock another process holds for longer than :data:`BUSY_TIMEOUT_MS` raise
 :class:`~storage.protocol.DatabaseUnusable` with one line, and leave the file
-as it was. No step of opening waits longer than that timeout.
+as it was. No step of opening waits longer than that timeout. A usable file is
+then migrated (:mod:`storage.sqlite_schema`) before the connections are made.
 
 One process per file: a usable file is then claimed with an exclusive
 ``flock`` on ``<file>.lock`` beside it (held until closed; the kernel lets go
@@ -36,11 +37,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
+from uuid import uuid4
 
 import aiosqlite
 
-from storage.migrations import MIGRATIONS
+from storage.legacy import SQLITE_MARK
+from storage.migrate import newer_message, unknown_revision
 from storage.protocol import DatabaseUnusable
+from storage.sqlite_schema import upgrade_file
 from storage.url import MEMORY, parse_database_url
 
 Row = sqlite3.Row
@@ -88,20 +92,34 @@ class Database:
         SQLite database: corrupt, of a newer schema, or locked by another writer.
         """
         path = parse_database_url(url)
+        # an in-memory database is named, so the migrating connection reaches it too
+        target = f"file:koloda-{uuid4().hex}?mode=memory&cache=shared" if path == MEMORY else path
         claim = None
+        anchor = None
         try:
             if path != MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-                # Every check reads; only a usable file gets WAL and the migrations.
+                # Every check reads; only a usable file gets migrated and WAL.
                 await asyncio.to_thread(_check, path)
                 claim = _claim(path)
-            writer = await _connect(path)
+            else:
+                anchor = sqlite3.connect(target, uri=True, check_same_thread=False)
+            await asyncio.to_thread(
+                upgrade_file, target, f"the database {path}", BUSY_TIMEOUT_MS / 1000
+            )
+            writer = await _connect(target)
         except OSError as error:
             _release(claim)
             raise DatabaseUnusable(f"cannot open the database {path}: {_line(error)}") from None
         except sqlite3.Error as error:
             _release(claim)
             raise DatabaseUnusable(_unusable(path, error)) from None
+        except BaseException:
+            _release(claim)
+            raise
+        finally:
+            if anchor is not None:
+                anchor.close()
         try:
             await _configure(writer, path)
             reader = None if path == MEMORY else await _configured(path)
@@ -113,13 +131,6 @@ class Database:
             raise
         db = cls(writer, reader, claim)
         db._path = None if path == MEMORY else path
-        try:
-            await db._migrate()
-        except BaseException as error:
-            await db.close()
-            if isinstance(error, sqlite3.Error):
-                raise DatabaseUnusable(_unusable(path, error)) from None
-            raise
         return db
 
     async def close(self) -> None:
@@ -142,11 +153,6 @@ class Database:
             return
         await asyncio.to_thread(_writable, self._path, timeout)
 
-    @property
-    def schema_version(self) -> int:
-        """How many migrations the schema has (the target ``user_version``)."""
-        return len(MIGRATIONS)
-
     async def user_version(self) -> int:
         """The schema version stored in the file."""
         row = await self.fetchone("PRAGMA user_version")
@@ -161,24 +167,6 @@ class Database:
                 rows = list(await self._writer.execute_fetchall(f"PRAGMA {name}"))
                 values[name] = rows[0][0]
         return values
-
-    async def _migrate(self) -> None:
-        current = await self.user_version()
-        if current > len(MIGRATIONS):
-            raise DatabaseUnusable(f"the database {_newer(current)}")
-        for number in range(current, len(MIGRATIONS)):
-            script = MIGRATIONS[number]
-            async with self._lock:
-                # executescript runs its statements as given: the explicit
-                # BEGIN … COMMIT makes one migration one transaction.
-                try:
-                    await self._writer.executescript(
-                        f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number + 1};\nCOMMIT;"
-                    )
-                except BaseException:
-                    if self._writer.in_transaction:
-                        await self._writer.rollback()
-                    raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -287,7 +275,7 @@ class Database:
 async def _connect(path: str) -> aiosqlite.Connection:
     """A connection with a bounded busy timeout and nothing else set (nothing written)."""
     connection = await aiosqlite.connect(
-        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, uri=path.startswith("file:")
     )
     connection.row_factory = sqlite3.Row
     await connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
@@ -342,9 +330,16 @@ def _check(path: str) -> None:
     try:
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
         current = int(connection.execute("PRAGMA user_version").fetchone()[0])
-        if current > len(MIGRATIONS):
+        if current > SQLITE_MARK:
             raise DatabaseUnusable(f"the database {path} {_newer(current)}")
         connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        if connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'alembic_version'"
+        ).fetchall():
+            revisions = [row[0] for row in connection.execute("SELECT * FROM alembic_version")]
+            newer = unknown_revision(revisions)
+            if newer is not None:
+                raise DatabaseUnusable(newer_message(f"the database {path}", newer))
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("ROLLBACK")
     finally:
@@ -381,7 +376,7 @@ async def _configured(path: str) -> aiosqlite.Connection:
 
 def _newer(current: int) -> str:
     return (
-        f"has schema version {current}, newer than this code's {len(MIGRATIONS)}:"
+        f"has schema version {current}, newer than this code's {SQLITE_MARK}:"
         " run a newer Koloda (the file was not changed)"
     )
 

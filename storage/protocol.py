@@ -1,10 +1,17 @@
-"""The ``Store`` protocol: everything Koloda keeps, as intent-level operations.
+"""The store protocols: everything Koloda keeps, as intent-level operations.
 
-The session layer (``sessions/``) talks to storage only through this protocol:
-no driver types, no SQL. Two implementations stand behind it and pass the same
-contract tests (``tests/storage/test_store_contract.py``): SQLite
-(:class:`storage.sqlite.SqliteStore`, the default) and PostgreSQL
-(:class:`storage.postgres.PostgresStore`, for several workers).
+One protocol per role, so each consumer can be typed against the few methods it
+uses: :class:`SessionStore` (sessions and moves), :class:`MessageStore`
+(messages and delivery leases), :class:`PreferenceStore` (names, languages,
+reachability), :class:`SendBudget` (the shared flood budget) and
+:class:`TallyStore` (tallies and ratings). :class:`Store` is all of them.
+
+The session layer (``sessions/``) talks to storage only through these: no
+driver types, no SQL. One implementation (:class:`storage.store.SqlStore`)
+stands behind them on two backends that pass the same contract tests
+(``tests/storage/test_store_contract.py``): SQLite (:class:`storage.sqlite.SqliteStore`,
+the default) and PostgreSQL (:class:`storage.postgres.PostgresStore`, for
+several workers).
 
 Every write method is one transaction: it either happens entirely or not at
 all. A session is saved as ``UPDATE … WHERE id = ? AND version = ?``; a store
@@ -51,19 +58,11 @@ class DatabaseUnusable(Exception):
     """
 
 
-class Store(Protocol):
-    """Koloda's durable state. Open with ``storage.open_store(url)``; ``close()`` when done."""
+class SessionStore(Protocol):
+    """Sessions and their moves: what the session layer loads and commits.
 
-    async def close(self) -> None:
-        """Finish pending writes and release the connections."""
-        ...
-
-    async def ping(self, timeout: float) -> None:
-        """Check, within ``timeout`` seconds, that the store can take a write now;
-        raise (a driver error, OSError or TimeoutError) if it cannot."""
-        ...
-
-    # ------------------------------------------------------------ sessions
+    Also the presses a change was made by, the due background work and its
+    claims, hint counts, invites and deep links: all keyed by session."""
 
     async def create_session(
         self,
@@ -151,8 +150,6 @@ class Store(Protocol):
         """The move made at session ``version``, if one was."""
         ...
 
-    # ------------------------------------------------------------ presses
-
     async def pressed(self, key: str) -> bool:
         """True if the press ``key`` made a change that was committed (and not forgotten)."""
         ...
@@ -160,8 +157,6 @@ class Store(Protocol):
     async def forget_presses(self, before: float) -> int:
         """Forget the presses recorded before ``before`` (a time.time()); how many."""
         ...
-
-    # ------------------------------------------------------------ background work
 
     async def due_session_ids(self, now: float) -> list[int]:
         """Running sessions whose background work is due (``record.due <= now``)."""
@@ -180,54 +175,6 @@ class Store(Protocol):
         """
         ...
 
-    async def reserve_send(self, key: int, interval: float, now: float) -> float:
-        """Take the next free send slot of ``key`` (a chat id; 0 for the bot's overall
-        budget) and move it ``interval`` seconds on, atomically; returns when this send
-        may go (a time.time(), ``now`` or later).
-
-        Several workers pacing through one database so never exceed one budget
-        together (Telegram's flood limits are per bot token).
-        """
-        ...
-
-    # ------------------------------------------------------------ tally
-
-    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
-        """Per user and game in one chat: played, wins, points; most wins first."""
-        ...
-
-    async def user_stats(self, user_id: int) -> list[TallyRow]:
-        """One user's record per game across every chat."""
-        ...
-
-    # ------------------------------------------------------------ ratings
-
-    async def rating_changes(self, session_id: int) -> list[RatingChange]:
-        """What the finished match ``session_id`` did to its humans' ratings, by scope
-        and seat order of users (empty if it was not rated)."""
-        ...
-
-    async def leaderboard(
-        self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
-    ) -> list[RatingRow]:
-        """The best ``limit`` ratings of ``scope`` (a group chat's id, or
-        ``ratings.OVERALL``) in ``game`` or in each game, per game best first (by
-        ``mu − 3·sigma``), each with its rank among the game's players there (read
-        through an index: the cost does not grow with the scope)."""
-        ...
-
-    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
-        """One user's ratings in ``scope``, one row per game, with their ranks there."""
-        ...
-
-    async def rerate(self) -> int:
-        """Recompute every rating and rating change from the stored results, in the
-        order the matches were rated (results rows keep it), in one transaction; the
-        number of matches rated."""
-        ...
-
-    # ------------------------------------------------------------ hints
-
     async def use_hint(self, session_id: int, seat: int) -> int:
         """Count one hint for ``seat`` of the session (no new session version: a hint
         changes nothing at the table); the seat's count now."""
@@ -237,7 +184,29 @@ class Store(Protocol):
         """How many hints each seat of the session has had (seats with none left out)."""
         ...
 
-    # ------------------------------------------------------------ messages
+    async def insert_invite(self, invite: InviteRecord) -> None:
+        """Store a new invite code."""
+        ...
+
+    async def load_invite(self, code: str) -> InviteRecord | None:
+        """The invite with ``code`` as committed, or None."""
+        ...
+
+    async def purge_invites(self, now: float) -> int:
+        """Delete the invites used or expired by ``now``; how many went."""
+        ...
+
+    async def session_by_link(self, link: str) -> int | None:
+        """The id of the session whose deep-link token is ``link``, or None."""
+        ...
+
+    async def quiet_lobby_ids(self, before: float) -> list[int]:
+        """Ids of lobbies that have not changed since ``before``."""
+        ...
+
+
+class MessageStore(Protocol):
+    """The Telegram messages that show sessions, and their delivery leases."""
 
     async def set_message(self, session_id: int, ref: MessageRef) -> None:
         """Remember (or replace) the message that shows ``session_id`` for ``ref.purpose``
@@ -291,7 +260,9 @@ class Store(Protocol):
         """
         ...
 
-    # ------------------------------------------------------------ users and chats
+
+class PreferenceStore(Protocol):
+    """Users' names, languages and reachability; chats' languages."""
 
     async def remember_user(self, user_id: int, name: str) -> None:
         """Record a user's current display name (creating the user)."""
@@ -313,24 +284,66 @@ class Store(Protocol):
         """False only if the user was marked unreachable."""
         ...
 
-    # ------------------------------------------------------------ invites
 
-    async def insert_invite(self, invite: InviteRecord) -> None:
-        """Store a new invite code."""
+class SendBudget(Protocol):
+    """The flood budget every worker sends by."""
+
+    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+        """Take the next free send slot of ``key`` (a chat id; 0 for the bot's overall
+        budget) and move it ``interval`` seconds on, atomically; returns when this send
+        may go (a time.time(), ``now`` or later).
+
+        Several workers pacing through one database so never exceed one budget
+        together (Telegram's flood limits are per bot token).
+        """
         ...
 
-    async def load_invite(self, code: str) -> InviteRecord | None:
-        """The invite with ``code`` as committed, or None."""
+
+class TallyStore(Protocol):
+    """Tallies (``/score``, ``/stats``) and ratings (``/top``)."""
+
+    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
+        """Per user and game in one chat: played, wins, points; most wins first."""
         ...
 
-    async def purge_invites(self, now: float) -> int:
-        """Delete the invites used or expired by ``now``; how many went."""
+    async def user_stats(self, user_id: int) -> list[TallyRow]:
+        """One user's record per game across every chat."""
         ...
 
-    async def session_by_link(self, link: str) -> int | None:
-        """The id of the session whose deep-link token is ``link``, or None."""
+    async def rating_changes(self, session_id: int) -> list[RatingChange]:
+        """What the finished match ``session_id`` did to its humans' ratings, by scope
+        and seat order of users (empty if it was not rated)."""
         ...
 
-    async def quiet_lobby_ids(self, before: float) -> list[int]:
-        """Ids of lobbies that have not changed since ``before``."""
+    async def leaderboard(
+        self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``scope`` (a group chat's id, or
+        ``ratings.OVERALL``) in ``game`` or in each game, per game best first (by
+        ``mu − 3·sigma``), each with its rank among the game's players there (read
+        through an index: the cost does not grow with the scope)."""
+        ...
+
+    async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
+        """One user's ratings in ``scope``, one row per game, with their ranks there."""
+        ...
+
+    async def rerate(self) -> int:
+        """Recompute every rating and rating change from the stored results, in the
+        order the matches were rated (results rows keep it), in one transaction; the
+        number of matches rated."""
+        ...
+
+
+class Store(SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, Protocol):
+    """Koloda's durable state: every role above. Open with ``storage.open_store(url)``;
+    ``close()`` when done."""
+
+    async def close(self) -> None:
+        """Finish pending writes and release the connections."""
+        ...
+
+    async def ping(self, timeout: float) -> None:
+        """Check, within ``timeout`` seconds, that the store can take a write now;
+        raise (a driver error, OSError or TimeoutError) if it cannot."""
         ...

@@ -1,8 +1,9 @@
 """The tables both backends keep, column by column: what ``storage.copy`` moves.
 
-Both schemas name the same columns; only the types differ (SQLite keeps JSON
-as text and flags as 0/1, PostgreSQL jsonb and booleans). A copied row travels
-as plain Python values: JSON decoded, flags as bool.
+Read off :mod:`storage.schema`: both backends name the same columns; only the
+types differ (SQLite keeps JSON as text and flags as 0/1, PostgreSQL jsonb and
+booleans). A copied row travels as plain Python values: JSON decoded, flags as
+bool.
 """
 
 from __future__ import annotations
@@ -10,6 +11,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+import sqlalchemy as sa
+
+from storage.schema import METADATA, Flag, Json
 
 
 @dataclass(frozen=True)
@@ -23,57 +28,31 @@ class Table:
     flags: frozenset[str] = frozenset()
 
 
-#: Every table the stores keep, parents before children (foreign keys). The
-#: claims, send_slots and presses tables are left out: a lease or a flood-limit
-#: slot is only good for seconds, a press while Telegram may deliver it again.
-TABLES: tuple[Table, ...] = (
-    Table(
-        "sessions",
-        ("id", "chat_id", "kind", "game", "status", "creator", "options", "timer", "seed",
-         "version", "moves", "state", "deadline", "result", "created", "updated", "due",
-         "last_deal", "hints", "link"),
-        "id",
-        json=frozenset({"options", "state", "result", "last_deal"}),
-        flags=frozenset({"hints"}),
-    ),
-    Table(
-        "seats",
-        ("session", "seat", "user_id", "name", "level", "timeouts", "stands_in_for"),
-        "session, seat",
-    ),
-    Table(
-        "moves",
-        ("session", "n", "seat", "action", "by_computer", "time", "version"),
-        "session, n",
-        flags=frozenset({"by_computer"}),
-    ),
-    Table(
-        "messages",
-        ("session", "purpose", "chat_id", "message_id", "inline_message_id", "shown", "wanted",
-         "receiver"),
-        "session, purpose",
-    ),
-    Table(
-        "results",
-        ("session", "user_id", "chat_id", "game", "seat", "won", "points", "time", "seq"),
-        "session, user_id",
-        flags=frozenset({"won"}),
-    ),
-    Table("users", ("id", "name", "language", "reachable"), "id", flags=frozenset({"reachable"})),
-    Table("chats", ("id", "language"), "id"),
-    Table("invites", ("code", "session", "creator", "expires", "used_by"), "code"),
-    Table(
-        "ratings", ("scope", "game", "user_id", "mu", "sigma", "played", "wins"),
-        "scope, game, user_id",
-    ),
-    Table(
-        "rating_changes",
-        ("session", "scope", "user_id", "game", "mu_before", "sigma_before", "played_before",
-         "wins_before", "mu", "sigma", "played", "wins"),
-        "session, scope, user_id",
-    ),
-    Table("hint_uses", ("session", "seat", "used"), "session, seat"),
+#: Not copied: a lease or a flood-limit slot is only good for seconds, a press
+#: while Telegram may deliver it again.
+_LEFT_OUT = frozenset({"claims", "send_slots", "presses"})
+_LEFT_OUT_COLUMNS = frozenset({"lease_owner", "lease_until"})
+#: The copy order: parents before children (foreign keys).
+_ORDER = (
+    "sessions", "seats", "moves", "messages", "results", "users", "chats", "invites",
+    "ratings", "rating_changes", "hint_uses",
 )
+
+
+def _table(table: sa.Table) -> Table:
+    return Table(
+        table.name,
+        tuple(column.name for column in table.columns if column.name not in _LEFT_OUT_COLUMNS),
+        ", ".join(column.name for column in table.primary_key.columns),
+        json=frozenset(column.name for column in table.columns if column.type is Json),
+        flags=frozenset(column.name for column in table.columns if column.type is Flag),
+    )
+
+
+#: Every table the stores keep but the short-lived ones, parents before children.
+TABLES: tuple[Table, ...] = tuple(_table(METADATA.tables[name]) for name in _ORDER)
+if set(_ORDER) | _LEFT_OUT != set(METADATA.tables):
+    raise RuntimeError("storage.tables: a table is neither copied nor left out")
 
 
 class NotEmpty(Exception):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.migrations import MIGRATIONS
+from storage.legacy import SQLITE_MARK
 from tests.support.bot_process import run_to_exit, start_bot
 from tests.support.fake_telegram import FakeTelegram
 
@@ -59,7 +59,7 @@ async def _refused(fake: FakeTelegram, database: Path, **extra: str) -> str:
 def _future_schema(path: Path) -> None:
     made = sqlite3.connect(path)
     made.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY)")
-    made.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    made.execute(f"PRAGMA user_version = {SQLITE_MARK + 1}")
     made.commit()
     made.close()
 
@@ -84,7 +84,7 @@ async def test_a_newer_schema_stops_start_up_in_one_line(
     database = tmp_path / "koloda.sqlite3"
     _future_schema(database)
     line = await _refused(fake, database)
-    assert f"schema version {len(MIGRATIONS) + 1}, newer than this code's" in line
+    assert f"schema version {SQLITE_MARK + 1}, newer than this code's" in line
 
 
 async def test_a_database_another_process_holds_stops_start_up_in_one_line(

@@ -23,7 +23,8 @@ from storage import (
     replay,
 )
 from storage.database import Database
-from storage.migrations import MIGRATIONS
+from storage.legacy import SQLITE_MARK
+from storage.legacy.sqlite import MIGRATIONS
 from storage.sqlite import SqliteStore
 
 
@@ -78,7 +79,7 @@ async def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "fresh.sqlite3"
     db = await Database.open(db_url(path))
     try:
-        assert await db.user_version() == len(MIGRATIONS) == db.schema_version
+        assert await db.user_version() == SQLITE_MARK
         tables = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master")}
         assert {
             "sessions",
@@ -102,7 +103,7 @@ async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -
     await store.close()
     store = await SqliteStore.open(url)
     try:
-        assert await store.db.user_version() == len(MIGRATIONS)
+        assert await store.db.user_version() == SQLITE_MARK
         record = await store.load_session(session_id)
         assert record is not None and record.seats == [SeatRecord(7, "Ann", None)]
         assert record.options == {"target": 5}
@@ -153,7 +154,7 @@ async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: 
     old.close()
     store = await SqliteStore.open(db_url(path))
     try:
-        assert await store.db.user_version() == len(MIGRATIONS)
+        assert await store.db.user_version() == SQLITE_MARK
         assert await store.moves_of(1) == [MoveRecord(1, 0, "AS", False, 2.0, None)]
         assert await store.move_at_version(1, 2) is None  # old rows carry no version
         record = await store.load_session(1)  # migration 3's columns: nothing due yet
@@ -164,7 +165,7 @@ async def test_a_first_schema_file_is_upgraded_and_keeps_its_move_log(tmp_path: 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.sqlite3"
-    sqlite3.connect(path).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}").connection.close()
+    sqlite3.connect(path).execute(f"PRAGMA user_version = {SQLITE_MARK + 1}").connection.close()
     with pytest.raises(DatabaseUnusable, match="newer"):
         await Database.open(db_url(path))
 

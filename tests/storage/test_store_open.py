@@ -20,9 +20,9 @@ import pytest
 
 from storage import DatabaseUnusable, SessionRecord, open_store
 from storage import database as sqlite_database
-from storage.migrations import MIGRATIONS
-from storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
-from storage.postgres import PostgresStore
+from storage.legacy import POSTGRES_MARK, SQLITE_MARK
+from storage.migrate import head
+from storage.postgres import MIGRATION_LOCK, PostgresStore
 from tests.support.pg_server import PASSWORD, PgServer
 
 
@@ -64,13 +64,13 @@ async def test_a_newer_sqlite_schema_is_unusable_and_unchanged(tmp_path: Path) -
     path = tmp_path / "future.sqlite3"
     other = sqlite3.connect(path)
     other.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY)")
-    other.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    other.execute(f"PRAGMA user_version = {SQLITE_MARK + 1}")
     other.commit()
     other.close()
     before = path.read_bytes()
     with pytest.raises(DatabaseUnusable) as caught:
         await open_store(url_of(path))
-    assert f"schema version {len(MIGRATIONS) + 1}, newer" in one_line(caught.value)
+    assert f"schema version {SQLITE_MARK + 1}, newer" in one_line(caught.value)
     assert path.read_bytes() == before  # not even switched to WAL
 
 
@@ -163,7 +163,7 @@ async def test_sqlite_migrates_an_empty_file_once(tmp_path: Path) -> None:
     await store.close()
     check = sqlite3.connect(path)
     try:
-        assert check.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert check.execute("PRAGMA user_version").fetchone()[0] == SQLITE_MARK
         assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         check.close()
@@ -260,8 +260,8 @@ async def _schema_rows(url: str) -> list[int]:
 async def test_workers_starting_together_migrate_once(pg_database: str) -> None:
     stores = await asyncio.gather(*(PostgresStore.open(pg_database) for _ in range(4)))
     try:
-        assert await _schema_rows(pg_database) == list(range(1, len(PG_MIGRATIONS) + 1))
-        assert {await store.schema_version() for store in stores} == {len(PG_MIGRATIONS)}
+        assert await _schema_rows(pg_database) == [POSTGRES_MARK]
+        assert {await store.schema_version() for store in stores} == {head()}
         session_id = await stores[0].create_session(SessionRecord(
             0, -1, "group", "eleven", "lobby", 7, {}, None, None, 1, 0, None, None, None, 1.0, []
         ))
@@ -270,7 +270,7 @@ async def test_workers_starting_together_migrate_once(pg_database: str) -> None:
         await asyncio.gather(*(store.close() for store in stores))
     # a restart finds nothing to do
     await (await open_store(pg_database)).close()
-    assert await _schema_rows(pg_database) == list(range(1, len(PG_MIGRATIONS) + 1))
+    assert await _schema_rows(pg_database) == [POSTGRES_MARK]
 
 
 async def test_a_newer_postgres_schema_is_unusable_and_unchanged(pg_database: str) -> None:
@@ -278,12 +278,12 @@ async def test_a_newer_postgres_schema_is_unusable_and_unchanged(pg_database: st
     connection = await asyncpg.connect(pg_database)
     try:
         await connection.execute(
-            "INSERT INTO schema_version (version) VALUES ($1)", len(PG_MIGRATIONS) + 1
+            "INSERT INTO schema_version (version) VALUES ($1)", POSTGRES_MARK + 1
         )
     finally:
         await connection.close()
     with pytest.raises(DatabaseUnusable) as caught:
         await open_store(pg_database)
-    assert f"schema version {len(PG_MIGRATIONS) + 1}, newer" in one_line(caught.value)
+    assert f"schema version {POSTGRES_MARK + 1}, newer" in one_line(caught.value)
     assert PASSWORD not in str(caught.value)
-    assert await _schema_rows(pg_database) == list(range(1, len(PG_MIGRATIONS) + 2))
+    assert await _schema_rows(pg_database) == [POSTGRES_MARK, POSTGRES_MARK + 1]

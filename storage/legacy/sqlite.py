@@ -1,7 +1,8 @@
-"""The schema, as an ordered list of migrations.
+"""FROZEN: SQLite's schema history before Alembic, kept to upgrade old files.
 
-``MIGRATIONS[i]`` brings a database from ``PRAGMA user_version = i`` to
-``i + 1``. Never edit a released migration: append a new one.
+``MIGRATIONS[i]`` brought a database from ``PRAGMA user_version = i`` to
+``i + 1``. Never edit or extend this list: a new schema change is an Alembic
+revision (``storage/alembic/versions``, see ``docs/storage.md``).
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN stands_in_for INTEGER;
     """,
-    # 5 (#19): skill ratings per game, per group chat and overall (scope 0), and what
+    # 5: skill ratings per game, per group chat and overall (scope 0), and what
     # each finished match did to them; both written with the match's results, and
     # rebuilt from the results by ``python -m storage.rerate`` in the order they were
     # rated (results.seq).
@@ -163,7 +164,7 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (session, scope, user_id)
     ) WITHOUT ROWID;
     """,
-    # 6 (#19): the table's Hints setting (NULL: the default), and how many hints
+    # 6: the table's Hints setting (NULL: the default), and how many hints
     # each seat asked for (counted without a new session version: a hint moves nothing).
     """
     ALTER TABLE sessions ADD COLUMN hints INTEGER;

@@ -1,21 +1,16 @@
-"""The PostgreSQL schema, as an ordered list of migrations.
+"""FROZEN: PostgreSQL's schema history before Alembic, kept to upgrade old databases.
 
-``PG_MIGRATIONS[i]`` brings a database from schema version ``i`` to ``i + 1``
-(the highest row of ``schema_version``). Each runs in its own transaction,
-under an advisory lock, so workers starting together migrate once. Never edit a
-released migration: append a new one.
+``PG_MIGRATIONS[i]`` brought a database from schema version ``i`` to ``i + 1``
+(the highest row of ``schema_version``). Never edit or extend this list: a new
+schema change is an Alembic revision (``storage/alembic/versions``).
 
-The first migration is SQLite's three (:mod:`storage.migrations`) in one:
+The first migration is SQLite's three (:mod:`storage.legacy.sqlite`) in one:
 PostgreSQL starts at the shape the ``Store`` protocol needs. Ids are BIGINT
 (Telegram's chat ids need 52 bits), stored JSON is jsonb, times are
 ``double precision`` seconds (``time.time()``), as in SQLite.
 """
 
 from __future__ import annotations
-
-#: The key of the ``pg_advisory_xact_lock`` held while migrating (any fixed number:
-#: "koloda" in ASCII).
-MIGRATION_LOCK = 0x6B6F6C6F6461
 
 PG_MIGRATIONS: list[str] = [
     # 1: the schema of SQLite's migrations 1–3.
@@ -133,7 +128,7 @@ PG_MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN stands_in_for BIGINT;
     """,
-    # 3 (#19): skill ratings per game, per group chat and overall (scope 0), and what
+    # 3: skill ratings per game, per group chat and overall (scope 0), and what
     # each finished match did to them (SQLite's migration 5); results.seq is the order
     # matches were rated in, taken from rating_seq once the players' rows are locked.
     """
@@ -166,7 +161,7 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (session, scope, user_id)
     );
     """,
-    # 4 (#19): the table's Hints setting and the hints each seat asked for
+    # 4: the table's Hints setting and the hints each seat asked for
     # (SQLite's migration 6).
     """
     ALTER TABLE sessions ADD COLUMN hints BOOLEAN;

@@ -1,0 +1,1 @@
+"""Alembic's environment and revisions for Koloda's schema (run by :mod:`storage.migrate`)."""

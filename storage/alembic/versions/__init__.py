@@ -1,0 +1,1 @@
+"""The Alembic revisions, oldest first (see ``docs/storage.md``, "Adding a column")."""

@@ -1,0 +1,237 @@
+"""Koloda's schema, once for both backends: one SQLAlchemy ``MetaData``.
+
+A fresh database is created from :data:`METADATA`; an existing one is brought
+to it by the Alembic revisions in ``storage/alembic/versions`` (see
+``docs/storage.md``, "Adding a column"). The types say what each backend
+keeps: SQLite INTEGER / REAL / TEXT (JSON as text, flags as 0/1), PostgreSQL
+BIGINT (Telegram's ids need 52 bits) / DOUBLE PRECISION / jsonb / BOOLEAN.
+Times are seconds (``time.time()``) on both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+
+#: ids, versions and counts that may exceed 32 bits (INTEGER on SQLite keeps
+#: 64, and ``sessions.id`` stays SQLite's rowid)
+BigInt = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+#: seconds since the epoch, points, ratings
+Real: sa.types.TypeEngine[float] = sa.Double().with_variant(sa.REAL(), "sqlite")
+#: a JSON value: jsonb on PostgreSQL, its text on SQLite
+Json = sa.Text().with_variant(JSONB(), "postgresql")
+#: a flag: BOOLEAN on PostgreSQL, 0/1 on SQLite
+Flag = sa.Boolean().with_variant(sa.Integer(), "sqlite")
+
+METADATA = sa.MetaData()
+
+#: SQLite keeps these tables clustered by their primary key (no rowid)
+_LITE: dict[str, Any] = {"sqlite_with_rowid": False}
+
+
+def _cascade() -> sa.ForeignKey:
+    return sa.ForeignKey("sessions.id", ondelete="CASCADE")
+
+
+def _partial(table: sa.Table, name: str, *columns: str, where: str,
+             unique: bool = False) -> sa.Index:
+    """An index of ``table``'s rows ``where`` holds (the same clause on both backends)."""
+    clause = sa.text(where)
+    return sa.Index(
+        name, *(table.c[column] for column in columns), unique=unique,
+        sqlite_where=clause, postgresql_where=clause,
+    )
+
+
+sessions = sa.Table(
+    "sessions", METADATA,
+    sa.Column("id", BigInt, sa.Identity(always=False), primary_key=True),
+    sa.Column("chat_id", BigInt),
+    sa.Column("kind", sa.Text, sa.CheckConstraint("kind IN ('group', 'private')"),
+              nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, sa.CheckConstraint(
+        "status IN ('lobby', 'running', 'finished', 'cancelled')"), nullable=False),
+    sa.Column("creator", BigInt, nullable=False),
+    sa.Column("options", Json, nullable=False),
+    sa.Column("timer", BigInt),
+    sa.Column("seed", BigInt),
+    sa.Column("version", BigInt, nullable=False, server_default="0"),
+    sa.Column("moves", BigInt, nullable=False, server_default="0"),
+    sa.Column("state", Json),
+    sa.Column("deadline", Real),
+    sa.Column("result", Json),
+    sa.Column("created", Real, nullable=False),
+    sa.Column("updated", Real, nullable=False),
+    sa.Column("due", Real),
+    sa.Column("last_deal", Json),
+    sa.Column("hints", Flag),
+    sa.Column("link", sa.Text),
+)
+# one lobby or running game per group chat
+_partial(sessions, "sessions_open_group", "chat_id", unique=True,
+         where="kind = 'group' AND status IN ('lobby', 'running')")
+_partial(sessions, "sessions_open", "status", where="status IN ('lobby', 'running')")
+_partial(sessions, "sessions_due", "due", where="due IS NOT NULL")
+_partial(sessions, "sessions_finished", "chat_id", "updated", where="status = 'finished'")
+_partial(sessions, "sessions_ended", "updated", where="status IN ('finished', 'cancelled')")
+_partial(sessions, "sessions_lobby_updated", "updated", where="status = 'lobby'")
+sa.Index("sessions_link", sessions.c.link, unique=True)
+
+seats = sa.Table(
+    "seats", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("user_id", BigInt),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("level", sa.Text, sa.CheckConstraint("level IN ('easy', 'normal', 'strong')")),
+    sa.Column("timeouts", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("stands_in_for", BigInt),
+    sa.CheckConstraint("(user_id IS NULL) <> (level IS NULL)"),
+    **_LITE,
+)
+_partial(seats, "seats_user", "user_id", where="user_id IS NOT NULL")
+_partial(seats, "seats_stands_in", "stands_in_for", where="stands_in_for IS NOT NULL")
+
+moves = sa.Table(
+    "moves", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("n", sa.Integer, sa.CheckConstraint("n >= 1"), primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("by_computer", Flag, nullable=False),
+    sa.Column("time", Real, nullable=False),
+    sa.Column("version", BigInt),
+    **_LITE,
+)
+sa.Index("moves_version", moves.c.session, moves.c.version)
+
+messages = sa.Table(
+    "messages", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("purpose", sa.Text, primary_key=True),
+    sa.Column("chat_id", BigInt),
+    sa.Column("message_id", BigInt),
+    sa.Column("inline_message_id", sa.Text),
+    sa.Column("shown", BigInt, nullable=False, server_default="0"),
+    sa.Column("wanted", BigInt, nullable=False, server_default="0"),
+    sa.Column("lease_owner", sa.Text),
+    sa.Column("lease_until", Real),
+    sa.Column("receiver", BigInt),
+    **_LITE,
+)
+_partial(messages, "messages_behind", "session", where="shown < wanted")
+
+# one row per human per finished match; the tally is a GROUP BY over it
+results = sa.Table(
+    "results", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("user_id", BigInt, primary_key=True),
+    sa.Column("chat_id", BigInt),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("won", Flag, nullable=False),
+    sa.Column("points", Real, nullable=False),
+    sa.Column("time", Real, nullable=False),
+    sa.Column("seq", BigInt),
+    **_LITE,
+)
+sa.Index("results_chat", results.c.chat_id, results.c.game)
+sa.Index("results_user", results.c.user_id, results.c.game)
+sa.Index("results_seq", results.c.seq)
+#: the order matches were rated in (PostgreSQL; SQLite's single writer counts)
+RATING_SEQ = sa.Sequence("rating_seq", metadata=METADATA)
+
+users = sa.Table(
+    "users", METADATA,
+    sa.Column("id", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.Text),
+    sa.Column("language", sa.Text),
+    sa.Column("reachable", Flag, nullable=False, server_default=sa.true()),
+)
+
+chats = sa.Table(
+    "chats", METADATA,
+    sa.Column("id", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("language", sa.Text),
+)
+
+invites = sa.Table(
+    "invites", METADATA,
+    sa.Column("code", sa.Text, primary_key=True),
+    sa.Column("session", BigInt, _cascade(), nullable=False),
+    sa.Column("creator", BigInt, nullable=False),
+    sa.Column("expires", Real, nullable=False),
+    sa.Column("used_by", BigInt),
+    **_LITE,
+)
+sa.Index("invites_expires", invites.c.expires)
+_partial(invites, "invites_used", "used_by", where="used_by IS NOT NULL")
+
+# the lease on a session's background work (timers, computer turns)
+claims = sa.Table(
+    "claims", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True, autoincrement=False),
+    sa.Column("version", BigInt, nullable=False),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("until", Real, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings", METADATA,
+    sa.Column("scope", BigInt, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", BigInt, primary_key=True),
+    sa.Column("mu", Real, nullable=False),
+    sa.Column("sigma", Real, nullable=False),
+    sa.Column("played", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    **_LITE,
+)
+sa.Index("ratings_user", ratings.c.user_id, ratings.c.scope)
+sa.Index(
+    "ratings_order", ratings.c.scope, ratings.c.game,
+    sa.text("(mu - 3 * sigma) DESC"), ratings.c.played.desc(), ratings.c.user_id,
+)
+
+_RATING = ("mu", "sigma", "played", "wins")
+rating_changes = sa.Table(
+    "rating_changes", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("scope", BigInt, primary_key=True),
+    sa.Column("user_id", BigInt, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    *(sa.Column(f"{name}_before", Real if name in ("mu", "sigma") else sa.Integer,
+                nullable=False) for name in _RATING),
+    *(sa.Column(name, Real if name in ("mu", "sigma") else sa.Integer, nullable=False)
+      for name in _RATING),
+    **_LITE,
+)
+
+hint_uses = sa.Table(
+    "hint_uses", METADATA,
+    sa.Column("session", BigInt, _cascade(), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("used", sa.Integer, nullable=False),
+    **_LITE,
+)
+
+# the flood budget shared by every worker: per chat (key 0: the whole bot) the
+# time its next send or edit may go
+send_slots = sa.Table(
+    "send_slots", METADATA,
+    sa.Column("key", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("next", Real, nullable=False),
+)
+
+# the presses whose change was committed: a press Telegram delivers again applies once
+presses = sa.Table(
+    "presses", METADATA,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("session", BigInt, nullable=False),
+    sa.Column("time", Real, nullable=False),
+    **_LITE,
+)
+sa.Index("presses_time", presses.c.time)
