@@ -17,7 +17,7 @@ One module per job:
 from bot.delivery.leases import LEASE_POLL
 from bot.delivery.replies import BACKLOG, REPEAT, REQUEST, ReplyKey, Request
 from bot.delivery.service import DEFER, ChatClosed, Delivery
-from bot.delivery.slots import MAX_SLOTS
+from bot.delivery.slots import MAX_SLOTS, Showing
 from bot.delivery.telegram import (
     EDIT_TRIES,
     RETRY_CAP,
@@ -44,4 +44,5 @@ __all__ = [
     "ReplyKey",
     "Request",
     "Retries",
+    "Showing",
 ]

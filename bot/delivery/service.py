@@ -24,7 +24,7 @@ from bot.clock import Clock, LoopClock
 from bot.config import DEFAULT_LEASE_SECONDS
 from bot.delivery.leases import Leases
 from bot.delivery.replies import Replies
-from bot.delivery.slots import MAX_SLOTS, Slots
+from bot.delivery.slots import MAX_SLOTS, Showing, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
 from bot.limiter import REPLY, URGENT, FloodLimiter
 from bot.render.common import Screen
@@ -78,6 +78,8 @@ class Delivery:
             defer=defer, leases=leases, max_slots=max_slots,
         )
         self._replies = Replies(self.telegram, self.clock, self.spawn, self._closed)
+        #: a one-off ephemeral message (never from a handler: from work it spawned)
+        self.post_ephemeral = self.telegram.post_ephemeral
 
     @property
     def retries(self) -> Retries:
@@ -134,10 +136,8 @@ class Delivery:
         bot's budget is short; ``force`` edits even if the screen is the one
         delivered last (the message may not show it: a stale press came from it).
         """
-        self._slots.show(
-            self._slots.slot(session_id, purpose, chat_id), screen, version, repost=repost,
-            edit_only=edit_only, final=final, deferred=deferred, urgent=urgent, force=force,
-        )
+        how = Showing(repost, edit_only, final, deferred, urgent, force)
+        self._slots.show(self._slots.slot(session_id, purpose, chat_id), screen, version, how)
 
     def delivered_version(self, session_id: int, purpose: str) -> int | None:
         """The newest version handed to the slot (None if it has none in memory)."""
@@ -233,23 +233,6 @@ class Delivery:
         self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
         await self._messages.posted(
             session_id, purpose, chat_id, ephemeral_id, version, receiver=user_id
-        )
-
-    async def post_ephemeral(
-        self,
-        chat_id: int,
-        user_id: int,
-        screen: Screen,
-        query_id: str | None = None,
-        *,
-        priority: int = URGENT,
-    ) -> int:
-        """A one-off ephemeral message in group ``chat_id`` that only ``user_id`` sees
-        (tied to their button press ``query_id``); its ``ephemeral_message_id``
-        (:meth:`bot.delivery.telegram.TelegramCalls.post_ephemeral`). Never from a
-        handler: from work it :meth:`spawn` ed."""
-        return await self.telegram.post_ephemeral(
-            chat_id, user_id, screen, query_id, priority=priority
         )
 
     async def delete_ephemeral(self, session_id: int, purpose: str) -> None:

@@ -77,6 +77,18 @@ class Slot:
         return (self.session_id, self.purpose)
 
 
+@dataclass(frozen=True)
+class Showing:
+    """How a screen goes to its message (:meth:`bot.delivery.Delivery.show`)."""
+
+    repost: bool = False  # post it as a new message
+    edit_only: bool = False  # update the message if there is one, never post it
+    final: bool = False  # the session is over: let the slot go once delivered
+    deferred: bool = False  # not urgent for the viewer: it may wait for a newer one
+    urgent: bool = False  # the viewer's turn starts: first when the budget is short
+    force: bool = False  # edit even if it is the screen delivered last
+
+
 class Drawn(enum.Enum):
     """What :meth:`Slots.draw` did."""
 
@@ -136,30 +148,17 @@ class Slots:
         self._slots[key] = slot
         return slot
 
-    def show(
-        self,
-        slot: Slot,
-        screen: Screen,
-        version: int,
-        *,
-        repost: bool = False,
-        edit_only: bool = False,
-        final: bool = False,
-        deferred: bool = False,
-        urgent: bool = False,
-        force: bool = False,
-    ) -> None:
-        """Make the slot's message show ``screen`` (the newest ``version`` wins); see
-        :meth:`bot.delivery.Delivery.show`."""
-        slot.edit_only = edit_only and not repost
-        slot.final = final
+    def show(self, slot: Slot, screen: Screen, version: int, how: Showing) -> None:
+        """Make the slot's message show ``screen`` (the newest ``version`` wins)."""
+        slot.edit_only = how.edit_only and not how.repost
+        slot.final = how.final
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
-        slot.wait = self.defer if deferred and not final and not repost else 0.0
-        slot.priority = URGENT if urgent else LATER if deferred or final else NORMAL
-        slot.repost = slot.repost or repost
-        slot.force = slot.force or force
+        slot.wait = self.defer if how.deferred and not how.final and not how.repost else 0.0
+        slot.priority = URGENT if how.urgent else LATER if how.deferred or how.final else NORMAL
+        slot.repost = slot.repost or how.repost
+        slot.force = slot.force or how.force
         if slot.hurry is not None and not slot.wait:
             slot.hurry.set()
         if slot.worker is None or slot.worker.done():

@@ -86,13 +86,7 @@ class TelegramCalls:
         """sendMessage showing ``screen`` (its turn in the limiter already taken); the new
         message's id."""
         message = await readable(
-            self.bot.send_message,
-            chat_id,
-            text=screen.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=screen.markup(),
-            link_preview_options=_NO_PREVIEW,
-            rate_limit_args={"turn_taken": True},
+            self.bot.send_message, chat_id, **_html(screen), rate_limit_args={"turn_taken": True}
         )
         return message.message_id
 
@@ -102,12 +96,9 @@ class TelegramCalls:
             try:
                 await readable(
                     self.bot.edit_message_text,
-                    text=screen.text,
                     chat_id=chat_id,
                     message_id=message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=screen.markup(),
-                    link_preview_options=_NO_PREVIEW,
+                    **_html(screen),
                     rate_limit_args={"turn_taken": attempt == 1},
                 )
                 return True
@@ -185,10 +176,7 @@ class TelegramCalls:
                 sent = await readable(
                     self.bot.send_message,
                     chat_id,
-                    text=screen.text,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=screen.markup(),
-                    link_preview_options=_NO_PREVIEW,
+                    **_html(screen),
                     api_kwargs={"ephemeral_message_parameters": ephemeral},
                     rate_limit_args={"priority": priority},
                 )
@@ -252,6 +240,17 @@ class TelegramCalls:
             raise error
         log.info("%s failed in transit (%s); again", what, error)
         await self.clock.sleep(self.retries.pause * attempt)
+
+
+def _html(screen: Screen) -> dict[str, Any]:
+    """The parameters of a message showing ``screen``: its HTML text and buttons, no
+    link preview."""
+    return {
+        "text": screen.text,
+        "parse_mode": ParseMode.HTML,
+        "reply_markup": screen.markup(),
+        "link_preview_options": _NO_PREVIEW,
+    }
 
 
 def in_transit(error: Exception) -> bool:
