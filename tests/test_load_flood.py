@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from telegram.error import Forbidden, RetryAfter
 
 from bot.delivery import DEFER, MAX_SLOTS, Delivery
 from bot.limiter import FloodLimiter, Limits, Pace
@@ -283,6 +284,27 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store() -> No
     assert io.slots <= 3
 
 
+async def test_a_chat_that_refuses_us_is_an_event_for_the_subscribers() -> None:
+    """A 403 on a screen or a reply: every subscriber is told which chat (the app marks a
+    user unreachable, or ends a group's games), and the slot is let go."""
+    io, sender, clock = _delivery()
+    told: list[int] = []
+
+    async def closed(chat_id: int) -> None:
+        told.append(chat_id)
+
+    async def refused(chat_id: int, text: str, **_: Any) -> _Sent:
+        raise Forbidden("Forbidden: bot was blocked by the user")
+
+    io.subscribe(closed)
+    sender.send_message = refused  # type: ignore[method-assign]
+    io.show(1, hand_purpose(0), 5, screen("your cards"), 1)
+    io.send(-7, screen("the tally"))
+    await clock.run(io.flush())
+    assert sorted(told) == [-7, 5]
+    assert io.slots == 0
+
+
 # ---------------------------------------------------------------- waiting hands: one edit for many
 
 
@@ -341,6 +363,50 @@ async def test_deliveries_keep_to_the_overall_limit() -> None:
     assert sorted(text for _, text in sender.sent) == [f"table {n}" for n in range(1, 5)]
     gaps = [b - a for a, b in itertools.pairwise(sender.times)]
     assert min(gaps) >= overall.interval - 1e-9, gaps
+
+
+async def test_a_busy_group_keeps_its_pace_and_its_table_coalesces() -> None:
+    """A table with a new screen every 0.6 s for a minute (a brisk table with computer
+    players): no 60 s window holds more than the group's 20 sends and edits, far fewer
+    than the 100 screens go out, and the message ends on the newest one."""
+    group = Pace(20, 60.0)
+    io, sender, clock = _delivery(Limits(group=group, private=None, overall=None))
+
+    async def play() -> None:
+        for version in range(1, 101):
+            io.show(1, TABLE, -1, screen(f"table v{version}"), version)
+            await clock.sleep(0.6)
+        await io.flush()
+
+    await clock.run(play())
+    times = sender.times
+    assert max(sum(1 for u in times if t <= u < t + group.per) for t in times) <= group.count
+    assert len(times) < 30, len(times)
+    last = sender.edits[-1] if sender.edits else sender.sent[-1]
+    assert last[-1] == "table v100"
+
+
+async def test_a_429_is_waited_out_and_the_call_made_again() -> None:
+    """Telegram answers 429 ``retry_after`` 7: the call is made again 7 s later (on the
+    clock), and the group's next message waits for that too."""
+    clock = FakeClock()
+    limiter = FloodLimiter(Limits(group=Pace(20, 60.0), private=None, overall=None), clock=clock)
+    calls: list[float] = []
+
+    async def flooded() -> bool:
+        calls.append(clock.now())
+        if len(calls) == 1:
+            raise RetryAfter(7)
+        return True
+
+    start = clock.now()
+    data = {"chat_id": -5}
+    assert await clock.run(
+        limiter.process_request(flooded, (), {}, "sendMessage", data, None)
+    )
+    assert [at - start for at in calls] == [0.0, 7.0] and limiter.retries == 1
+    await clock.run(limiter.wait_turn(-5))
+    assert clock.now() - start >= 7.0 + Pace(20, 60.0).interval - 1e-9
 
 
 async def test_a_request_held_by_the_overall_pace_keeps_its_chats_spacing() -> None:
