@@ -33,7 +33,6 @@ from bot.delivery import DEFER, Delivery
 from bot.handlers import admin, hints, lobby, menus, play, ratings, records, score, start
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
-from bot.ledger import SessionLedger
 from bot.limiter import FloodLimiter, Limits
 from bot.present import Presenter
 from bot.updates import KolodaApplication, KolodaBot, KolodaUpdater
@@ -132,19 +131,26 @@ async def startup(app: KolodaApp) -> None:
         ) from error
     prefs = Preferences(manager.store, ttl=SHARED_TTL if settings.shared else None)
     messages = Messages(manager.store)
-    ledger = SessionLedger(
-        messages, prefs, owner=manager.worker_id, lease=settings.lease_seconds
-    )
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
     if settings.shared:  # Telegram's budget is per token: every worker paces through one
         limiter.share(manager.store.reserve_send)
     delivery = Delivery(
-        app.bot, limiter, ledger, defer=app.bot_data.defer, shared=settings.shared
+        app.bot, limiter, messages, defer=app.bot_data.defer, shared=settings.shared,
+        owner=manager.worker_id, lease=settings.lease_seconds,
     )
     presenter = Presenter(delivery, prefs, app.bot.username)
     kol = Koloda(manager, prefs, messages, delivery, presenter)
-    ledger.on_chat_gone = lambda chat_id: admin.end_chat(kol, chat_id)
+
+    async def closed(chat_id: int) -> None:
+        """A chat refused us (403): a user's private chat is marked unreachable (the
+        table then shows a deep-link button); a group's games end (the bot was removed)."""
+        if chat_id > 0:
+            await prefs.set_reachable(chat_id, False)
+        else:
+            await admin.end_chat(kol, chat_id)
+
+    delivery.subscribe(closed)
     app.bot_data.koloda = kol
     manager.subscribe(presenter.on_outcome)
     manager.start_tidying()

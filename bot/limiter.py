@@ -39,7 +39,6 @@ import asyncio
 import heapq
 import itertools
 import logging
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +46,7 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.clock import Clock, LoopClock
 from bot.numbers import signed_number
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
 OVERALL = 0
 
 #: ``reserve(key, interval, now)``: take the key's next slot, move it on by
-#: ``interval``; when this send may go (a time.time()). ``Store.reserve_send``.
+#: ``interval``; when this send may go (a wall-clock time). ``Store.reserve_send``.
 Reserve = Callable[[int, float, float], Awaitable[float]]
 
 
@@ -129,7 +129,7 @@ AGED = 2
 class _Waiting:
     priority: int
     order: int
-    since: float  # time.monotonic() when it began to wait
+    since: float  # the clock's now() when it began to wait
     turn: asyncio.Future[None]
 
 
@@ -141,10 +141,9 @@ class _Lane:
     pump: asyncio.Task[None] | None = None
     jumped: bool = False  # the last slot went to an aged request, past a more urgent one
 
-    def take(self, aged: float) -> _Waiting:
-        """The request the slot opening now goes to: the most urgent (then the oldest),
-        or every other slot at most, one that has waited ``aged`` seconds."""
-        now = time.monotonic()
+    def take(self, aged: float, now: float) -> _Waiting:
+        """The request the slot opening ``now`` goes to: the most urgent (then the
+        oldest), or every other slot at most, one that has waited ``aged`` seconds."""
         urgent = min(self.queue, key=lambda w: (w.priority, w.order))
         oldest = min(self.queue, key=lambda w: w.order)
         jump = not self.jumped and oldest is not urgent and now - oldest.since >= aged
@@ -157,9 +156,12 @@ class _Lane:
 class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     """Per-chat and overall pacing, with priorities and 429 handling (see the module)."""
 
-    def __init__(self, limits: Limits | None = None, max_retries: int = 5) -> None:
+    def __init__(
+        self, limits: Limits | None = None, max_retries: int = 5, *, clock: Clock | None = None
+    ) -> None:
         self.limits = limits or Limits()
         self.max_retries = max_retries
+        self.clock: Clock = clock or LoopClock()
         self._next_in_chat: dict[int, float] = {}  # chat → when its next request may go
         self._left_at: dict[int, float] = {}  # chat → when its last request left
         self._next_overall = 0.0
@@ -198,10 +200,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one
-            now = time.monotonic()
+            now = self.clock.now()
             gap = self._left_at.get(chat_id, -pace.interval) + pace.interval - now
             if gap > 0:
-                await asyncio.sleep(gap)
+                await self.clock.sleep(gap)
             self._left_at[chat_id] = max(now, now + gap)
 
     async def process_request(
@@ -229,7 +231,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 delay = _seconds(error.retry_after)
                 log.info("%s to %s: flood limit, waiting %.1f s", endpoint, chat_id, delay)
                 self._hold(chat_id, delay)
-                await asyncio.sleep(delay)
+                await self.clock.sleep(delay)
                 if paced:
                     await self.wait_turn(chat_id, URGENT)
         raise AssertionError("unreachable")
@@ -243,7 +245,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     async def _chat_turn(self, chat_id: int, pace: Pace, priority: int) -> None:
         """Wait for the chat's next slot; the most urgent waiting request takes each."""
-        now = time.monotonic()
+        now = self.clock.now()
         lane = self._lanes.get(chat_id)
         if lane is None and self._reserve is None and self._next_in_chat.get(chat_id, 0.0) <= now:
             self._next_in_chat[chat_id] = now + pace.interval
@@ -267,15 +269,17 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         try:
             while lane.queue:
                 if self._reserve is None:
-                    while (wait := self._next_in_chat.get(chat_id, 0.0) - time.monotonic()) > 0:
-                        await asyncio.sleep(wait)
-                turn = lane.take(AGED * pace.interval).turn
+                    while (wait := self._next_in_chat.get(chat_id, 0.0) - self.clock.now()) > 0:
+                        await self.clock.sleep(wait)
+                turn = lane.take(AGED * pace.interval, self.clock.now()).turn
                 if turn.done():  # its caller was cancelled
                     continue
                 if self._reserve is not None:
-                    await _sleep_until(await self._reserve(chat_id, pace.interval, time.time()))
+                    await self._sleep_until(
+                        await self._reserve(chat_id, pace.interval, self.clock.wall())
+                    )
                 else:
-                    self._next_in_chat[chat_id] = time.monotonic() + pace.interval
+                    self._next_in_chat[chat_id] = self.clock.now() + pace.interval
                 if not turn.done():
                     turn.set_result(None)
         finally:
@@ -289,17 +293,17 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     def _hold(self, chat_id: int | None, delay: float) -> None:
         """After a 429: the chat waits ``delay``, and the whole bot a moment too."""
-        later = time.monotonic() + delay
+        now = self.clock.now()
         if chat_id is not None:
-            self._next_in_chat[chat_id] = max(self._next_in_chat.get(chat_id, 0.0), later)
+            self._next_in_chat[chat_id] = max(self._next_in_chat.get(chat_id, 0.0), now + delay)
         if chat_id is None or self.limits.overall is not None:
-            self._next_overall = max(self._next_overall, time.monotonic() + min(delay, 1.0))
+            self._next_overall = max(self._next_overall, now + min(delay, 1.0))
 
     async def _overall_turn(self, priority: int) -> None:
         pace = self.limits.overall
         if pace is None:
             return
-        now = time.monotonic()
+        now = self.clock.now()
         if not self._queue and self._next_overall <= now and self._reserve is None:
             self._next_overall = now + pace.interval
             return
@@ -312,15 +316,17 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     async def _serve(self, pace: Pace) -> None:
         """Let queued requests go one per interval, most urgent first."""
         while self._queue:
-            wait = self._next_overall - time.monotonic()
+            wait = self._next_overall - self.clock.now()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.clock.sleep(wait)
             if self._reserve is not None:
-                await _sleep_until(await self._reserve(OVERALL, pace.interval, time.time()))
+                await self._sleep_until(
+                    await self._reserve(OVERALL, pace.interval, self.clock.wall())
+                )
             _, _, turn = heapq.heappop(self._queue)
             if turn.cancelled():
                 continue
-            self._next_overall = time.monotonic() + (0 if self._reserve else pace.interval)
+            self._next_overall = self.clock.now() + (0 if self._reserve else pace.interval)
             turn.set_result(None)
 
     def _forget_quiet(self, now: float) -> None:
@@ -331,13 +337,12 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                     del self._next_in_chat[chat_id]
                     self._left_at.pop(chat_id, None)
 
-
-async def _sleep_until(at: float) -> None:
-    """Sleep until the wall-clock time ``at`` (shared slots are time.time(): every
-    worker's clock reads the same)."""
-    wait = at - time.time()
-    if wait > 0:
-        await asyncio.sleep(wait)
+    async def _sleep_until(self, at: float) -> None:
+        """Sleep until the wall-clock time ``at`` (shared slots are wall-clock times:
+        every worker's clock reads the same)."""
+        wait = at - self.clock.wall()
+        if wait > 0:
+            await self.clock.sleep(wait)
 
 
 def _chat_of(data: dict[str, Any]) -> int | None:

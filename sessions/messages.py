@@ -11,8 +11,6 @@ them again, and they vanish when the client closes them).
 
 from __future__ import annotations
 
-import time
-
 from storage import MessageRef, Store
 
 TABLE = "table"
@@ -65,12 +63,12 @@ class Messages:
         await self._store.mark_shown(session_id, purpose, version)
 
     async def lease(
-        self, session_id: int, purpose: str, chat_id: int, owner: str, seconds: float
+        self, session_id: int, purpose: str, chat_id: int, owner: str, seconds: float,
+        *, now: float,
     ) -> MessageRef | None:
-        """``owner``'s lease on delivering the message of ``purpose`` for ``seconds``
-        (see :meth:`storage.Store.lease_message`): the message as stored, or None while
-        another owner holds it."""
-        now = time.time()
+        """``owner``'s lease on delivering the message of ``purpose`` for ``seconds`` from
+        ``now`` (a wall-clock time; see :meth:`storage.Store.lease_message`): the message
+        as stored, or None while another owner holds it."""
         return await self._store.lease_message(
             session_id, purpose, chat_id, owner, now, now + seconds
         )

@@ -13,10 +13,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.delivery import REQUEST, Delivery, Request
+from bot.delivery import REPEAT, REQUEST, Delivery, Request
 from bot.limiter import NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
 from bot.render.common import screen
 from tests.support.computers import RandomComputer
+from tests.support.fake_clock import FakeClock, settled
 from tests.support.fake_telegram import MESSAGE_METHODS, Call, FakeTelegram, FloodLimits
 from tests.support.harness import start_harness
 
@@ -129,38 +130,48 @@ def _moves(fake: FakeTelegram, user_id: int) -> list[str]:
 
 async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     """Three replies wait for a chat's slots; a screen that comes after them takes the
-    next slot (not the fourth)."""
-    limiter = FloodLimiter(Limits(group=Pace(1, 0.1), private=None, overall=None))
-    left: list[str] = []
+    next slot (not the fourth), and the slots open one interval apart."""
+    clock = FakeClock()
+    pace = Pace(1, 10.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    left: list[tuple[str, float]] = []
 
     async def go(name: str, priority: int) -> None:
         await limiter.wait_turn(-1, priority)
-        left.append(name)
+        left.append((name, clock.now()))
 
+    start = clock.now()
     await limiter.wait_turn(-1, NORMAL)  # the chat's slot is now taken
     replies = [asyncio.create_task(go(f"reply {n}", REPLY)) for n in range(3)]
-    await asyncio.sleep(0.01)
-    assert limiter.waiting(-1) == 3
-    await asyncio.gather(go("table", URGENT), *replies)
-    assert left == ["table", "reply 0", "reply 1", "reply 2"]
+    await settled()
+    assert limiter.waiting(-1) == 3 and left == []  # no time passed: nobody went
+    await clock.run(asyncio.gather(go("table", URGENT), *replies))
+    assert [name for name, _ in left] == ["table", "reply 0", "reply 1", "reply 2"]
+    assert [round(at - start, 6) for _, at in left] == [
+        round(n * pace.interval, 6) for n in range(1, 5)
+    ]
 
 
 async def test_replies_waiting_long_share_a_busy_tables_slots() -> None:
     """A group whose table has a new screen for every slot, and three replies waiting:
     a reply that has waited two intervals takes a slot, but at most every other one —
     the table is never passed over twice in a row, and the replies all go."""
-    limiter = FloodLimiter(Limits(group=Pace(1, 0.02), private=None, overall=None))
+    clock = FakeClock()
+    limiter = FloodLimiter(Limits(group=Pace(1, 3.0), private=None, overall=None), clock=clock)
     left: list[str] = []
 
     async def go(name: str, priority: int) -> None:
         await limiter.wait_turn(-1, priority)
         left.append(name)
 
-    await limiter.wait_turn(-1, NORMAL)
-    replies = [asyncio.create_task(go("reply", REPLY)) for _ in range(3)]
-    for n in range(10):  # every slot has a screen waiting for it
-        await go(f"table {n}", URGENT)
-    await asyncio.gather(*replies)
+    async def busy_table() -> None:
+        await limiter.wait_turn(-1, NORMAL)
+        replies = [asyncio.create_task(go("reply", REPLY)) for _ in range(3)]
+        for n in range(10):  # every slot has a screen waiting for it
+            await go(f"table {n}", URGENT)
+        await asyncio.gather(*replies)
+
+    await clock.run(busy_table())
     assert left[0] == "table 0", left
     assert all(left[i : i + 2] != ["reply", "reply"] for i in range(len(left))), left
     assert left.count("reply") == 3 and left.index("reply") < 4, left
@@ -177,21 +188,15 @@ class _Bot:
         return type("Sent", (), {"message_id": len(self.sent)})()
 
 
-class _NoLedger:
-    async def unreachable(self, user_id: int) -> None:
-        pass
-
-    async def chat_gone(self, chat_id: int) -> None:
-        pass
-
-
 async def test_repeated_requests_get_one_answer_and_a_backlog_is_bounded() -> None:
     """One user's unsent replies coalesce per request (the newest answer wins), the
-    same answer is not posted twice within a few seconds, and beyond three unsent
-    requests of one user their oldest is dropped; another user's reply is kept."""
-    bot = _Bot()
-    limiter = FloodLimiter(Limits(group=Pace(1, 0.05), private=None, overall=None))
-    io = Delivery(bot, limiter, _NoLedger())  # type: ignore[arg-type]
+    same answer is not posted twice within a few seconds (but is after them), and
+    beyond three unsent requests of one user their oldest is dropped; another user's
+    reply is kept."""
+    bot, clock = _Bot(), FakeClock()
+    limits = Limits(group=Pace(1, 0.05), private=None, overall=None)
+    limiter = FloodLimiter(limits, clock=clock)
+    io = Delivery(bot, limiter, None, clock=clock)  # type: ignore[arg-type]
 
     def asked(user_id: int, kind: str, text: str) -> None:
         token = REQUEST.set(Request(user_id, kind))
@@ -202,7 +207,7 @@ async def test_repeated_requests_get_one_answer_and_a_backlog_is_bounded() -> No
 
     await limiter.wait_turn(-5, NORMAL)  # the group's budget is spent for now
     asked(1, "/score", "tally v1")
-    await asyncio.sleep(0.01)  # on its way: waiting for the group's next slot
+    await settled()  # on its way: waiting for the group's next slot
     asked(1, "/score", "tally v1")  # the same answer again: not posted twice
     asked(1, "/score", "tally v2")  # a new answer waits ...
     asked(1, "/score", "tally v3")  # ... and the newest replaces it
@@ -210,9 +215,13 @@ async def test_repeated_requests_get_one_answer_and_a_backlog_is_bounded() -> No
     for kind in ("/help", "/rules", "/top"):  # user 1's fourth request waiting ...
         asked(1, kind, kind)  # ... drops their oldest (tally v3)
     assert io.replies_waiting(-5) == 4
-    await asyncio.wait_for(io.flush(), 5)
+    await clock.run(io.flush())
     assert [text for _, text in bot.sent] == ["tally v1", "tally v3", "/help", "/rules", "/top"]
     asked(1, "/top", "/top")  # again, the same answer, at once: nothing more
-    await io.flush()
+    await clock.run(io.flush())
     assert len(bot.sent) == 5
     assert io.replies_dropped == 4
+    await clock.advance(REPEAT)  # a few seconds on, the same answer is posted again
+    asked(1, "/top", "/top")
+    await clock.run(io.flush())
+    assert [text for _, text in bot.sent][5:] == ["/top"]

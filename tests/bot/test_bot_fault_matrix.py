@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.delivery
+from bot.delivery import Retries
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
@@ -137,11 +137,11 @@ async def test_a_king_match_survives_faults_on_every_method(
     db_dir: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     caplog.set_level(logging.WARNING)
-    monkeypatch.setattr(bot.delivery, "RETRY_PAUSE", 0.05)  # the same retries, sooner
     fake = FakeTelegram()
     await fake.start()
     fake.fail_next("setMyCommands", 500, "Internal Server Error")
     harness = await start_harness(fake, db_dir / "faults.sqlite3", RandomComputer())
+    harness.kol.delivery.retries = Retries(pause=0.05)  # the same retries, sooner
     rng = random.Random(15)
     try:
         ann, ben = fake.user("Ann"), fake.user("Ben")

@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from bot import delivery
+from bot.delivery import Retries
 from tests.support.fake_telegram import NOT_MODIFIED, FakeUser
 from tests.support.harness import Harness
 from tests.support.tables import MOVE, Table, finish_fifteen, move_data, mover, open_table, pop_up
@@ -200,11 +201,10 @@ async def test_an_edit_lost_on_the_way_is_made_again(
 
 
 @pytest.fixture
-def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+def quick_retries(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """Delivery's back-off, the same number of tries, in hundredths of a second."""
-    monkeypatch.setattr(delivery, "RETRY_PAUSE", 0.001)
-    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.001)
-    monkeypatch.setattr(delivery, "RETRY_CAP", 0.01)
+    quick = Retries(pause=0.001, first=0.001, cap=0.01)
+    monkeypatch.setattr(harness.kol.delivery, "retries", quick)
 
 
 @pytest.mark.usefixtures("quick_retries")

@@ -14,7 +14,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot import delivery, updates
+from bot import updates
+from bot.delivery import Retries
 from bot.i18n import t
 from bot.render.common import Screen
 from bot.updates import KolodaApplication
@@ -139,7 +140,8 @@ async def test_a_bug_is_confirmed_after_a_few_tries_with_one_error_line(
 async def test_a_hand_telegram_refused_three_times_is_delivered_later(
     harness: Harness, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(delivery, "RETRY_FIRST", 0.01)  # the same back-off, shorter
+    # the same back-off, shorter
+    monkeypatch.setattr(harness.kol.delivery, "retries", Retries(first=0.01))
     fake = harness.fake
     table = await open_table(harness, started=False)
     for user in (table.alice, table.bob):  # every private hand's first three sends fail

@@ -3,7 +3,8 @@
 Each worker has its own :class:`~bot.delivery.Delivery` in shared mode; the
 delivery lease on each message (``Store.lease_message``) lets one worker at a
 time send or edit it, so an older screen never lands over a newer one and a
-brand-new message is posted once.
+brand-new message is posted once. The workers poll and their leases expire on
+one fake clock: no test waits for time to pass.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from bot.delivery import Delivery
-from bot.ledger import SessionLedger
+from bot.delivery import LEASE_POLL, Delivery
 from bot.limiter import FloodLimiter, Limits
 from bot.render.common import screen
-from sessions import Messages, Preferences, ephemeral_purpose, hand_purpose
+from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
+from tests.support.fake_clock import FakeClock
 
 GROUP, ANN = -100, 1001
 TABLE = "table"
@@ -85,10 +86,21 @@ async def store(pg_database: str) -> AsyncIterator[Store]:
     await opened.close()
 
 
-def worker(store: Store, bot: Any, name: str) -> Delivery:
+LEASE = 30.0  # seconds a delivery lease stands
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def worker(store: Store, bot: Any, name: str, clock: FakeClock) -> Delivery:
     """One worker's delivery, with the limits off and its own lease owner name."""
-    ledger = SessionLedger(Messages(store), Preferences(store), owner=name)
-    return Delivery(bot, FloodLimiter(Limits.off()), ledger, defer=0.0, shared=True)
+    limiter = FloodLimiter(Limits.off(), clock=clock)
+    return Delivery(
+        bot, limiter, Messages(store), defer=0.0, shared=True, owner=name, lease=LEASE,
+        clock=clock,
+    )
 
 
 async def a_session(store: Store) -> int:
@@ -101,19 +113,25 @@ async def a_session(store: Store) -> int:
     )
 
 
-async def test_an_older_screen_never_lands_over_a_newer_one(store: Store) -> None:
+async def test_an_older_screen_never_lands_over_a_newer_one(
+    store: Store, clock: FakeClock
+) -> None:
     session = await a_session(store)
     await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=1, wanted=1))
     telegram, slow = Telegram(), asyncio.Event()
     bot_a = telegram.bot("a", gate=slow)
-    first, second = worker(store, bot_a, "a"), worker(store, telegram.bot("b"), "b")
+    first = worker(store, bot_a, "a", clock)
+    second = worker(store, telegram.bot("b"), "b", clock)
     first.show(session, TABLE, GROUP, screen("table v2"), 2)
     await asyncio.wait_for(bot_a.in_flight.wait(), 5)  # worker a's edit is on its way
     second.show(session, TABLE, GROUP, screen("table v3"), 3)
-    await asyncio.sleep(0.3)
-    assert telegram.arrived == []  # b waits: a is editing the message right now
+    await asyncio.wait_for(clock.sleepers(1), 5)  # b found the lease taken: it waits
+    for _ in range(3):  # and looks again, and again: a is editing the message right now
+        await clock.advance(LEASE_POLL)
+        await asyncio.wait_for(clock.sleepers(1), 5)
+    assert telegram.arrived == []
     slow.set()
-    await asyncio.wait_for(asyncio.gather(first.flush(), second.flush()), 5)
+    await asyncio.wait_for(clock.run(asyncio.gather(first.flush(), second.flush())), 5)
     arrived = [(w, text) for w, _, _, text in telegram.arrived]
     assert arrived == [("a", "table v2"), ("b", "table v3")]
     assert telegram.texts[(GROUP, 7)] == "table v3"
@@ -121,39 +139,46 @@ async def test_an_older_screen_never_lands_over_a_newer_one(store: Store) -> Non
     assert ref.shown == 3
 
 
-async def test_a_new_message_is_posted_once_by_two_workers(store: Store) -> None:
+async def test_a_new_message_is_posted_once_by_two_workers(
+    store: Store, clock: FakeClock
+) -> None:
     session = await a_session(store)
     telegram, slow = Telegram(), asyncio.Event()
     bot_a = telegram.bot("a", gate=slow)
-    first, second = worker(store, bot_a, "a"), worker(store, telegram.bot("b"), "b")
+    first = worker(store, bot_a, "a", clock)
+    second = worker(store, telegram.bot("b"), "b", clock)
     hand = hand_purpose(0)
     first.show(session, hand, ANN, screen("your cards"), 2)
     await asyncio.wait_for(bot_a.in_flight.wait(), 5)
     second.show(session, hand, ANN, screen("your cards"), 2)  # b draws the same version
-    await asyncio.sleep(0.3)
+    await asyncio.wait_for(clock.sleepers(1), 5)  # b waits for a's lease
     slow.set()
-    await asyncio.wait_for(asyncio.gather(first.flush(), second.flush()), 5)
+    await asyncio.wait_for(clock.run(asyncio.gather(first.flush(), second.flush())), 5)
     assert [(w, method) for w, method, _, _ in telegram.arrived] == [("a", "send")]
     assert await store.messages_of(session) == [MessageRef(hand, ANN, 501, shown=2, wanted=2)]
     # the next version b draws edits that message: it does not post another
     second.show(session, hand, ANN, screen("your cards, one fewer"), 3)
-    await asyncio.wait_for(second.flush(), 5)
+    await asyncio.wait_for(clock.run(second.flush()), 5)
     assert telegram.arrived[-1] == ("b", "edit", ANN, "your cards, one fewer")
     assert telegram.texts[(ANN, 501)] == "your cards, one fewer"
 
 
-async def test_a_screen_another_worker_superseded_is_not_sent(store: Store) -> None:
+async def test_a_screen_another_worker_superseded_is_not_sent(
+    store: Store, clock: FakeClock
+) -> None:
     session = await a_session(store)
     # another worker committed version 4 for the table and is delivering it
     await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=1, wanted=4))
     telegram = Telegram()
-    late = worker(store, telegram.bot("a"), "a")
+    late = worker(store, telegram.bot("a"), "a", clock)
     late.show(session, TABLE, GROUP, screen("table v3"), 3)
     await asyncio.wait_for(late.flush(), 5)
     assert telegram.arrived == []
 
 
-async def test_a_failed_post_leaves_no_placeholder_and_frees_the_message(store: Store) -> None:
+async def test_a_failed_post_leaves_no_placeholder_and_frees_the_message(
+    store: Store, clock: FakeClock
+) -> None:
     session = await a_session(store)
     telegram = Telegram()
     failing = telegram.bot("a")
@@ -164,22 +189,23 @@ async def test_a_failed_post_leaves_no_placeholder_and_frees_the_message(store: 
         raise BadRequest("Bad Request: chat not found")
 
     failing.send_message = refused
-    first = worker(store, failing, "a")
+    first = worker(store, failing, "a", clock)
     first.show(session, hand_purpose(0), ANN, screen("your cards"), 2)
     await asyncio.wait_for(first.flush(), 5)
     assert await store.messages_of(session) == []
-    second = worker(store, telegram.bot("b"), "b")
+    second = worker(store, telegram.bot("b"), "b", clock)
     second.show(session, hand_purpose(0), ANN, screen("your cards"), 2)
     await asyncio.wait_for(second.flush(), 5)
     assert [(w, method) for w, method, _, _ in telegram.arrived] == [("b", "send")]
 
 
 async def test_an_ephemeral_hand_sent_by_one_worker_is_kept_current_by_another(
-    store: Store,
+    store: Store, clock: FakeClock
 ) -> None:
     session = await a_session(store)
     telegram = Telegram()
-    first, second = worker(store, telegram.bot("a"), "a"), worker(store, telegram.bot("b"), "b")
+    first = worker(store, telegram.bot("a"), "a", clock)
+    second = worker(store, telegram.bot("b"), "b", clock)
     purpose = ephemeral_purpose(0)
     await first.send_ephemeral(session, purpose, GROUP, ANN, screen("your cards v2"), 2)
     [ref] = await store.messages_of(session)
@@ -194,3 +220,33 @@ async def test_an_ephemeral_hand_sent_by_one_worker_is_kept_current_by_another(
     second.show_ephemeral(session, ephemeral_purpose(1), screen("nobody's"), 3)
     await asyncio.wait_for(second.flush(), 5)
     assert len(telegram.arrived) == 2
+
+
+async def test_a_lease_left_by_a_worker_killed_mid_send_passes_on_when_it_expires(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a dies while its edit is on the way (it never gives the lease back): b
+    waits for the lease as long as it stands, not a moment longer, then delivers."""
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=1, wanted=1))
+    telegram, never = Telegram(), asyncio.Event()
+    bot_a = telegram.bot("a", gate=never)
+    first = worker(store, bot_a, "a", clock)
+    second = worker(store, telegram.bot("b"), "b", clock)
+    try:
+        leased_at = clock.now()
+        first.show(session, TABLE, GROUP, screen("table v2"), 2)
+        await asyncio.wait_for(bot_a.in_flight.wait(), 5)
+        second.show(session, TABLE, GROUP, screen("table v3"), 3)
+        await asyncio.wait_for(clock.sleepers(1), 5)
+        await clock.advance(LEASE - 1.0)
+        await asyncio.wait_for(clock.sleepers(1), 5)
+        assert telegram.arrived == []  # the lease still stands
+        await asyncio.wait_for(clock.run(second.flush()), 5)
+        assert telegram.arrived == [("b", "edit", GROUP, "table v3")]
+        assert LEASE <= round(clock.now() - leased_at, 6) < LEASE + 2 * LEASE_POLL
+        [ref] = await store.messages_of(session)
+        assert ref.shown == 3
+    finally:
+        await first.close()
+        await second.close()

@@ -16,21 +16,23 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import itertools
 import logging
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from telegram.error import Forbidden, RetryAfter
 
-import bot.delivery
-from bot.delivery import DEFER, Delivery
+from bot.delivery import DEFER, MAX_SLOTS, Delivery
 from bot.limiter import FloodLimiter, Limits, Pace
 from bot.render.common import Button, screen
 from sessions import TABLE, hand_purpose
+from storage import MessageRef
 from tests.support.computers import RandomComputer
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import (
     MESSAGE_METHODS,
     FakeTelegram,
@@ -213,59 +215,62 @@ class _Sent:
 
 
 class RecordingBot:
-    """Stands in for PTB's Bot: records sends and edits."""
+    """Stands in for PTB's Bot: records sends and edits (and when they went)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
         self.sent: list[tuple[int, str]] = []
         self.edits: list[tuple[int, int, str]] = []
+        self.times: list[float] = []
 
     async def send_message(self, chat_id: int, text: str, **_: Any) -> _Sent:
         self.sent.append((chat_id, text))
+        self.times.append(self.clock.now())
         return _Sent(len(self.sent))
 
     async def edit_message_text(
         self, text: str, *, chat_id: int, message_id: int, **_: Any
     ) -> bool:
         self.edits.append((chat_id, message_id, text))
+        self.times.append(self.clock.now())
         return True
 
 
 class StoredRefs:
-    """Stands in for the session layer's message store (a Ledger)."""
+    """Stands in for the session layer's message store."""
 
     def __init__(self) -> None:
-        self.refs: dict[tuple[int, str], tuple[int, int]] = {}
+        self.refs: dict[tuple[int, str], MessageRef] = {}
 
-    async def message_id(self, session_id: int, purpose: str, chat_id: int) -> int | None:
-        found = self.refs.get((session_id, purpose))
-        return found[1] if found is not None and found[0] == chat_id else None
+    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
+        return self.refs.get((session_id, purpose))
 
     async def posted(
-        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int
+        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int,
+        *, receiver: int | None = None,
     ) -> None:
-        self.refs[(session_id, purpose)] = (chat_id, message_id)
+        self.refs[(session_id, purpose)] = MessageRef(
+            purpose, chat_id, message_id, None, version, version, receiver
+        )
 
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
         pass
 
-    async def unreachable(self, user_id: int) -> None:
-        pass
 
-    async def chat_gone(self, chat_id: int) -> None:
-        pass
+def _delivery(
+    limits: Limits | None = None, defer: float = 0.0, max_slots: int = MAX_SLOTS
+) -> tuple[Delivery, RecordingBot, FakeClock]:
+    clock = FakeClock()
+    sender = RecordingBot(clock)
+    limiter = FloodLimiter(limits or Limits.off(), clock=clock)
+    io = Delivery(
+        sender, limiter, StoredRefs(), defer=defer, clock=clock, max_slots=max_slots,  # type: ignore[arg-type]
+    )
+    return io, sender, clock
 
 
-def _delivery(limits: Limits | None = None, defer: float = 0.0) -> tuple[Delivery, RecordingBot]:
-    sender = RecordingBot()
-    limiter = FloodLimiter(limits or Limits.off())
-    return Delivery(sender, limiter, StoredRefs(), defer=defer), sender  # type: ignore[arg-type]
-
-
-async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(bot.delivery, "MAX_SLOTS", 3)
-    io, sender = _delivery()
+async def test_idle_tables_are_forgotten_and_edited_again_from_the_store() -> None:
+    io, sender, _ = _delivery(max_slots=3)
     for session in range(1, 11):
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
         await io.flush()
@@ -279,48 +284,129 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store(
     assert io.slots <= 3
 
 
+async def test_a_chat_that_refuses_us_is_an_event_for_the_subscribers() -> None:
+    """A 403 on a screen or a reply: every subscriber is told which chat (the app marks a
+    user unreachable, or ends a group's games), and the slot is let go."""
+    io, sender, clock = _delivery()
+    told: list[int] = []
+
+    async def closed(chat_id: int) -> None:
+        told.append(chat_id)
+
+    async def refused(chat_id: int, text: str, **_: Any) -> _Sent:
+        raise Forbidden("Forbidden: bot was blocked by the user")
+
+    io.subscribe(closed)
+    sender.send_message = refused  # type: ignore[method-assign]
+    io.show(1, hand_purpose(0), 5, screen("your cards"), 1)
+    io.send(-7, screen("the tally"))
+    await clock.run(io.flush())
+    assert sorted(told) == [-7, 5]
+    assert io.slots == 0
+
+
 # ---------------------------------------------------------------- waiting hands: one edit for many
 
 
 async def test_a_hand_just_played_from_waits_and_goes_with_the_next_turn() -> None:
-    io, sender = _delivery(defer=30.0)
+    io, sender, clock = _delivery(defer=30.0)
     hand = hand_purpose(0)
     io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:1:AS")]]), 1)
     await io.flush()
     assert sender.sent == [(5, "your move")]  # the first showing is never held back
     # the player moved: their hand (one card fewer, no buttons) may wait
     io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
-    await asyncio.sleep(0.05)
+    await clock.advance(10.0)
     io.show(1, hand, 5, screen("hand after A♠, deal goes on"), 3, deferred=True)
-    await asyncio.sleep(0.05)
+    await clock.advance(10.0)
     assert sender.edits == []
     # their turn again: the buttons appear, and the newest screen goes at once, as one edit
     io.show(1, hand, 5, screen("your move again", [[Button("K♠", "1:4:KS")]]), 4)
-    await asyncio.wait_for(io.flush(), 5)
+    await clock.run(io.flush())
     assert sender.edits == [(5, 1, "your move again")]
+    assert sender.times[-1] == sender.times[0] + 20.0  # the moment her turn came
+
+
+async def test_a_held_back_hand_goes_by_itself_once_its_wait_is_over() -> None:
+    io, sender, clock = _delivery(defer=30.0)
+    hand = hand_purpose(0)
+    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:1:AS")]]), 1)
+    await io.flush()
+    io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
+    await clock.advance(29.0)
+    assert sender.edits == []
+    await clock.advance(1.0)
+    assert sender.edits == [(5, 1, "hand after A♠")]
 
 
 async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
-    io, sender = _delivery(defer=30.0)
+    io, sender, clock = _delivery(defer=30.0)
     io.show(1, TABLE, -7, screen("table v1"), 1)
     io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, deferred=True)
     await io.flush()
     io.show(1, TABLE, -7, screen("table v2"), 2)  # the group's table is never held back
     io.show(1, hand_purpose(1), 6, screen("hand v2"), 2, deferred=True)
-    await asyncio.sleep(0.05)
+    await clock.advance(5.0)
     assert sender.edits == [(-7, 1, "table v2")]
-    await asyncio.wait_for(io.flush(), 5)  # flushing (e.g. at shutdown) sends what waits
+    await clock.run(io.flush())  # flushing (e.g. at shutdown) sends what waits
     assert sender.edits == [(-7, 1, "table v2"), (6, 2, "hand v2")]
 
 
 async def test_deliveries_keep_to_the_overall_limit() -> None:
-    io, sender = _delivery(Limits(None, None, overall=Pace(2, 2.0)))
+    overall = Pace(2, 2.0)
+    io, sender, clock = _delivery(Limits(None, None, overall=overall))
     for session in range(1, 5):  # four groups at once: each alone is within its own limit
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
-    await asyncio.sleep(0.1)
+    await clock.advance(0.1)
     assert len(sender.sent) == 1  # the bot as a whole may send one a second, evenly
-    await asyncio.wait_for(io.flush(), 5)
+    await clock.run(io.flush())
     assert sorted(text for _, text in sender.sent) == [f"table {n}" for n in range(1, 5)]
+    gaps = [b - a for a, b in itertools.pairwise(sender.times)]
+    assert min(gaps) >= overall.interval - 1e-9, gaps
+
+
+async def test_a_busy_group_keeps_its_pace_and_its_table_coalesces() -> None:
+    """A table with a new screen every 0.6 s for a minute (a brisk table with computer
+    players): no 60 s window holds more than the group's 20 sends and edits, far fewer
+    than the 100 screens go out, and the message ends on the newest one."""
+    group = Pace(20, 60.0)
+    io, sender, clock = _delivery(Limits(group=group, private=None, overall=None))
+
+    async def play() -> None:
+        for version in range(1, 101):
+            io.show(1, TABLE, -1, screen(f"table v{version}"), version)
+            await clock.sleep(0.6)
+        await io.flush()
+
+    await clock.run(play())
+    times = sender.times
+    assert max(sum(1 for u in times if t <= u < t + group.per) for t in times) <= group.count
+    assert len(times) < 30, len(times)
+    last = sender.edits[-1] if sender.edits else sender.sent[-1]
+    assert last[-1] == "table v100"
+
+
+async def test_a_429_is_waited_out_and_the_call_made_again() -> None:
+    """Telegram answers 429 ``retry_after`` 7: the call is made again 7 s later (on the
+    clock), and the group's next message waits for that too."""
+    clock = FakeClock()
+    limiter = FloodLimiter(Limits(group=Pace(20, 60.0), private=None, overall=None), clock=clock)
+    calls: list[float] = []
+
+    async def flooded() -> bool:
+        calls.append(clock.now())
+        if len(calls) == 1:
+            raise RetryAfter(7)
+        return True
+
+    start = clock.now()
+    data = {"chat_id": -5}
+    assert await clock.run(
+        limiter.process_request(flooded, (), {}, "sendMessage", data, None)
+    )
+    assert [at - start for at in calls] == [0.0, 7.0] and limiter.retries == 1
+    await clock.run(limiter.wait_turn(-5))
+    assert clock.now() - start >= 7.0 + Pace(20, 60.0).interval - 1e-9
 
 
 async def test_a_request_held_by_the_overall_pace_keeps_its_chats_spacing() -> None:
@@ -328,13 +414,17 @@ async def test_a_request_held_by_the_overall_pace_keeps_its_chats_spacing() -> N
     before its chat's next, urgent one (Telegram counts what arrives per chat)."""
     from bot.limiter import LATER, URGENT
 
-    limiter = FloodLimiter(Limits(group=None, private=Pace(1, 0.2), overall=Pace(1, 0.05)))
+    clock = FakeClock()
+    private = Pace(1, 0.2)
+    limits = Limits(group=None, private=private, overall=Pace(1, 0.05))
+    limiter = FloodLimiter(limits, clock=clock)
     left: dict[str, float] = {}
 
     async def go(chat_id: int, priority: int, name: str) -> None:
         await limiter.wait_turn(chat_id, priority)
-        left[name] = time.monotonic()
+        left[name] = clock.now()
 
     others = [go(100 + n, URGENT, f"other {n}") for n in range(6)]  # the queue is busy
-    await asyncio.gather(*others, go(1, LATER, "late"), go(1, URGENT, "next"))
-    assert abs(left["next"] - left["late"]) >= 0.2  # one chat's pace, whatever the queue
+    await clock.run(asyncio.gather(*others, go(1, LATER, "late"), go(1, URGENT, "next")))
+    # one chat's pace, whatever the queue
+    assert abs(left["next"] - left["late"]) >= private.interval - 1e-9

@@ -1,0 +1,93 @@
+"""With several workers: each message is sent or edited under its delivery lease.
+
+Every worker delivers the messages of the sessions it changed, and two may draw
+the same message at once. The lease (``Store.lease_message``, through
+:class:`sessions.Messages`) lets one worker at a time send or edit a message, so
+an older screen never lands over a newer one and a brand-new message is posted
+once; and a screen is not sent at all when the stored message already shows it
+or a newer one, or a newer one was committed (the worker that committed it
+delivers it).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.clock import Clock
+from bot.delivery.slots import Draw, Drawn, Slot
+from bot.render.common import Screen
+from sessions import Messages
+from storage import MessageRef
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two looks at a message whose delivery lease another worker holds
+#: (it is sending or editing it right now).
+LEASE_POLL = 0.1
+
+
+class Leases:
+    """This worker's delivery leases: ``owner`` names it, a lease stands ``seconds``
+    (how long a worker killed mid-send keeps the others from its message), read on
+    ``clock``'s wall time (every worker's reads the same)."""
+
+    def __init__(self, messages: Messages, clock: Clock, owner: str, seconds: float) -> None:
+        self._messages = messages
+        self._clock = clock
+        self.owner = owner
+        self.seconds = seconds
+
+    async def superseded(self, slot: Slot, version: int) -> bool:
+        """Before waiting for the chat's turn: True if another worker already drew
+        ``version`` or a newer one into the message, or committed a newer one that the
+        message must show (that worker delivers it): this screen is then not sent, and
+        costs none of the chat's budget."""
+        ref = await self._messages.stored(slot.session_id, slot.purpose)
+        if ref is None or ref.chat_id != slot.chat_id or ref.message_id is None:
+            return False
+        return superseded(slot, ref.shown, ref.wanted, version)
+
+    async def deliver(self, slot: Slot, screen: Screen, version: int, draw: Draw) -> bool:
+        """Deliver (the turn in the limiter taken) under the message's lease, so no other
+        worker sends or edits it meanwhile, and only if the message does not already
+        show this version or a newer one. False when the chat is closed to us."""
+        while (ref := await self._lease(slot)) is None:
+            await self._clock.sleep(LEASE_POLL)  # another worker is sending it right now
+        if slot.pending is not None and slot.pending_version > version:
+            # a newer screen came while we waited: it goes in this turn instead
+            screen, version, slot.pending = slot.pending, slot.pending_version, None
+        drawn: Drawn | None = None
+        try:
+            if not slot.repost and superseded(slot, ref.shown, ref.wanted, version):
+                return True
+            slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
+            if slot.ephemeral_for is not None:
+                if slot.message_id is None or ref.receiver is None:
+                    return True  # none is stored any more (closed, deleted): nothing to edit
+                slot.ephemeral_for = ref.receiver
+            drawn = await draw(slot, screen)
+            return drawn is not Drawn.CLOSED
+        finally:
+            new_id = slot.message_id if drawn is Drawn.POSTED else None
+            await self._messages.release(
+                slot.session_id, slot.purpose, self.owner,
+                shown=version if drawn in (Drawn.DRAWN, Drawn.POSTED) else None,
+                posted=None if new_id is None else (slot.chat_id, new_id),
+            )
+
+    async def _lease(self, slot: Slot) -> MessageRef | None:
+        return await self._messages.lease(
+            slot.session_id, slot.purpose, slot.chat_id, self.owner, self.seconds,
+            now=self._clock.wall(),
+        )
+
+
+def superseded(slot: Slot, shown: int, wanted: int, version: int) -> bool:
+    """True if a message that shows ``shown`` and should show ``wanted`` needs nothing of
+    ``version``: it shows that or newer, or a newer version was committed (whose worker
+    delivers it)."""
+    if shown < version and wanted <= version:
+        return False
+    log.debug("%s/%s shows %s and wants %s; %s not sent", slot.session_id, slot.purpose,
+              shown, wanted, version)
+    return True
