@@ -16,9 +16,11 @@ from sessions.change import Change, turn_deadline
 from sessions.checks import require_running, require_seat, takeback_allowed
 from sessions.hints import HintSearches
 from sessions.model import Computer, Outcome, Player, Refusal, Session
+from sessions.ratings import RatedMatch, rated_match
+from sessions.replay import TAKE_BACK, in_effect, replay
 from sessions.repository import Repository
 from sessions.timers import Clock
-from storage import TAKE_BACK, MoveRecord, RatedMatch, ResultRecord, in_effect, rated_match, replay
+from storage import MoveRecord, ResultRecord
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator
 from games import REGISTRY
 from games.record import DealRecord, deal_records
 from sessions.model import Refusal, Session
+from sessions.replay import in_effect
 from sessions.repository import Repository
-from storage import MessageRef, MoveRecord, RatingRow, TallyRow, in_effect
+from storage import MessageRef, MoveRecord, RatingRow, TallyRow
 from storage.ratings import LEADERBOARD_LIMIT
 
 

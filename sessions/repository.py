@@ -27,9 +27,9 @@ from sessions.change import Change, computer_to_move
 from sessions.checks import game_class
 from sessions.model import Player, Refusal, Session
 from sessions.presses import PRESS_TTL, press_recorded, unrecorded_press
+from sessions.replay import TAKE_BACK
 from sessions.timers import Clock
 from storage import (
-    TAKE_BACK,
     ChatBusy,
     InviteUsed,
     PressRepeated,
