@@ -8,7 +8,7 @@ version before it is used), hands out one lock per session, and commits a
 so a change based on a version another commit replaced stores nothing and is
 refused as ``stale``. The press the calling task handles
 (:mod:`sessions.presses`) is recorded with the first change it commits. The
-Session ↔ record mapping is at the bottom.
+Session ↔ record mapping is at the bottom: same-named fields are copied as they are.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sessions.background import Background
@@ -258,31 +258,31 @@ def again_if_stale(
 # ---------------------------------------------------------------- records
 
 
+#: record fields a Session keeps under another name
+_RENAMED = {"game": "game_id", "creator": "creator_id", "created": "created_at"}
+#: record fields the mapping fills itself (``state`` is the Session's ``game``)
+_OWN = frozenset({"seats", "state", "due", "updated", "link"})
+#: (record field, Session field) pairs copied as they are: every other field, so a new
+#: one needs no code here — only a Session field of the same name
+_COPIED = tuple(
+    (name, _RENAMED.get(name, name))
+    for name in (each.name for each in fields(SessionRecord))
+    if name not in _OWN
+)
+_missing = {pair for pair in _COPIED if pair[1] not in {each.name for each in fields(Session)}}
+assert not _missing, f"SessionRecord fields without a Session field: {sorted(_missing)}"
+
+
 def session_of(record: SessionRecord) -> Session:
     """The session a stored record holds (its game restored from the stored state)."""
     game = None
     if record.state is not None:
         game = game_class(record.game).from_dict(record.state)
     return Session(
-        id=record.id,
-        chat_id=record.chat_id,
-        kind=record.kind,
-        game_id=record.game,
-        status=record.status,
-        creator_id=record.creator,
+        **{ours: getattr(record, theirs) for theirs, ours in _COPIED},
         seats=[Player(s.user_id, s.name, s.level, s.timeouts, s.stands_in_for)
                for s in record.seats],
-        options=record.options,
-        timer=record.timer,
-        version=record.version,
-        deadline=record.deadline,
         game=game,
-        result=record.result,
-        created_at=record.created,
-        seed=record.seed,
-        moves=record.moves,
-        last_deal=record.last_deal,
-        hints=record.hints,
         link=record.link or "",
     )
 
@@ -290,28 +290,13 @@ def session_of(record: SessionRecord) -> Session:
 def record_of(session: Session, due: float | None, now: float) -> SessionRecord:
     """The record that stores ``session``, with its background work ``due`` then."""
     return SessionRecord(
-        id=session.id,
-        chat_id=session.chat_id,
-        kind=session.kind,
-        game=session.game_id,
-        status=session.status,
-        creator=session.creator_id,
-        options=session.options,
-        timer=session.timer,
-        seed=session.seed,
-        version=session.version,
-        moves=session.moves,
-        state=None if session.game is None else session.game.snapshot(),  # games never change
-        deadline=session.deadline,
-        result=session.result,
-        created=session.created_at,
+        **{theirs: getattr(session, ours) for theirs, ours in _COPIED},
         seats=[
             SeatRecord(p.user_id, p.name, p.level, p.timeouts, p.stands_in_for)
             for p in session.seats
         ],
+        state=None if session.game is None else session.game.snapshot(),  # games never change
         due=due,
-        last_deal=session.last_deal,
         updated=now,
-        hints=session.hints,
         link=session.link or None,
     )
