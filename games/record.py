@@ -54,7 +54,7 @@ def deal_records(
     """Every finished deal of the match reached by ``moves`` from ``seed``, in order.
 
     Raises ``KeyError`` for an unknown game and ``IllegalAction`` if the log
-    does not fit the deal (as :func:`storage.replay` does).
+    does not fit the deal (as :func:`sessions.replay.replay` does).
     """
     game = REGISTRY[game_id].new(players, options, seed)
     records: list[DealRecord] = []

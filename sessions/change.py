@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from games import Game
 from sessions.messages import TABLE, ephemeral_purpose, hand_purpose
 from sessions.model import Player, Session
-from storage import InviteUse, MoveRecord, RatedMatch, ResultRecord
+from sessions.ratings import RatedMatch
+from storage import InviteUse, MoveRecord, ResultRecord
 
 #: Random bytes of a session's deep-link token (16 URL-safe characters).
 LINK_BYTES = 12

@@ -37,13 +37,13 @@ class Invites:
             require_free_seat(session)
             code = secrets.token_urlsafe(9)
             invite = InviteRecord(code, session_id, user_id, self._clock() + INVITE_TTL, None)
-            await self.repo.store.insert_invite(invite)
+            await self.repo.sessions.insert_invite(invite)
             return code
 
     async def accept(self, code: str, user_id: int, name: str) -> Outcome:
         """Seat ``user_id`` by an invite code, and deal once the table is full: one
         commit, which also uses the code up."""
-        invite = await self.repo.store.load_invite(code)
+        invite = await self.repo.sessions.load_invite(code)
         if invite is None or invite.used_by is not None:
             raise Refusal("invite_invalid")
         if invite.expires <= self._clock():

@@ -61,7 +61,7 @@ class Lobby:
             raise Refusal("bad_option", "kind")
         if kind == "group" and chat_id is None:
             raise Refusal("bad_option", "chat_id")
-        if kind == "group" and await self.repo.store.open_session_ids(chat_id=chat_id):
+        if kind == "group" and await self.repo.sessions.open_session_ids(chat_id=chat_id):
             raise Refusal("chat_busy")
         if kind == "private":
             await self._make_room(user_id)
@@ -87,7 +87,7 @@ class Lobby:
         """Before a user's new private lobby: cancel their oldest private lobbies so
         that at most PRIVATE_TABLES are open with it (Refusal ``too_many_tables`` if
         their running duels alone fill that)."""
-        theirs = await self.repo.store.open_session_ids(user_id=user_id)
+        theirs = await self.repo.sessions.open_session_ids(user_id=user_id)
         mine = [
             s for s in [await self.repo.load(i) for i in theirs]
             if s.kind == "private" and s.creator_id == user_id
@@ -277,7 +277,10 @@ class Lobby:
             if again is not None:  # one rematch per match: later presses lead to it
                 events = [{"type": "rematch_exists", "of": old.id}]
                 return Outcome(await self.repo.load(int(again)), events, None, False)
-            if old.kind == "group" and await self.repo.store.open_session_ids(chat_id=old.chat_id):
+            busy = old.kind == "group" and await self.repo.sessions.open_session_ids(
+                chat_id=old.chat_id
+            )
+            if busy:
                 raise Refusal("chat_busy")
             fresh = await self.repo.commit(Change.new(self._rematch_of(old, user_id)))
             try:
@@ -319,7 +322,7 @@ class Lobby:
         lobbies went."""
         now = self._clock()
         gone = 0
-        for session_id in await self.repo.store.quiet_lobby_ids(now - LOBBY_TTL):
+        for session_id in await self.repo.sessions.quiet_lobby_ids(now - LOBBY_TTL):
             try:
                 cancelled = await self._expire_lobby(session_id)
             except Refusal:  # started, cancelled or changed meanwhile
@@ -327,7 +330,7 @@ class Lobby:
             if cancelled is not None:
                 gone += 1
                 await self._background.notify(Outcome(cancelled, [], None, False))
-        await self.repo.store.purge_invites(now)
+        await self.repo.sessions.purge_invites(now)
         return gone
 
     async def _expire_lobby(self, session_id: int) -> Session | None:
@@ -340,7 +343,7 @@ class Lobby:
     async def end_chat(self, chat_id: int) -> list[Session]:
         """The bot left a chat: cancel every open session created there; returns them."""
         ended = []
-        for session_id in await self.repo.store.chat_session_ids(chat_id):
+        for session_id in await self.repo.sessions.chat_session_ids(chat_id):
             async with self.repo.lock(session_id):
                 session = await self.repo.load(session_id)
                 if session.status in OPEN:

@@ -11,7 +11,7 @@ them again, and they vanish when the client closes them).
 
 from __future__ import annotations
 
-from storage import MessageRef, Store
+from storage import MessageRef, MessageStore
 
 TABLE = "table"
 
@@ -27,9 +27,9 @@ def ephemeral_purpose(seat: int) -> str:
 
 
 class Messages:
-    """Where each session is shown, over a Store."""
+    """Where each session is shown, over the store's messages role."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: MessageStore) -> None:
         self._store = store
 
     async def of(self, session_id: int) -> list[MessageRef]:

@@ -16,9 +16,11 @@ from sessions.change import Change, turn_deadline
 from sessions.checks import require_running, require_seat, takeback_allowed
 from sessions.hints import HintSearches
 from sessions.model import Computer, Outcome, Player, Refusal, Session
+from sessions.ratings import RatedMatch, rated_match
+from sessions.replay import TAKE_BACK, in_effect, replay
 from sessions.repository import Repository
 from sessions.timers import Clock
-from storage import TAKE_BACK, MoveRecord, RatedMatch, ResultRecord, in_effect, rated_match, replay
+from storage import MoveRecord, ResultRecord
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +58,7 @@ class Play:
     async def _applied(self, session: Session, user_id: int, version: int, action: str) -> bool:
         """True if this very press (user, version, action) was committed already:
         Telegram delivers a press again when the bot crashed before confirming it."""
-        move = await self.repo.store.move_at_version(session.id, version)
+        move = await self.repo.sessions.move_at_version(session.id, version)
         return (
             move is not None
             and not move.by_computer
@@ -76,7 +78,7 @@ class Play:
             seat = require_seat(session, user_id)
             if not takeback_allowed(session):
                 raise Refusal("takeback_off")
-            moves = in_effect(await self.repo.store.moves_of(session_id), lambda m: m.action)
+            moves = in_effect(await self.repo.sessions.moves_of(session_id), lambda m: m.action)
             mine = [i for i, m in enumerate(moves) if m.seat == seat and not m.by_computer]
             if not mine:
                 raise Refusal("nothing_to_take_back")
@@ -122,7 +124,7 @@ class Play:
             action = await self._computer.choose(session.game_id, view, "strong", seed)
             if action not in view["legal"]:
                 action = str(view["legal"][0])
-            await self.repo.store.use_hint(session_id, seat)
+            await self.repo.sessions.use_hint(session_id, seat)
             return action
 
         action, _ = await self._hints.answer(session_id, seat, session.version, search)

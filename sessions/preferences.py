@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sessions.model import Refusal
-from storage import Store
+from storage import PreferenceStore
 
 LANGUAGES = ("ru", "en")
 #: Languages and reachability remembered in memory (least recently used go first).
@@ -26,7 +26,8 @@ SHARED_TTL = 2.0
 
 
 class Preferences:
-    """Languages (per user, per chat) and reachability (per user), over a Store.
+    """Languages (per user, per chat) and reachability (per user), over the store's
+    preferences role.
 
     ``ttl``: seconds (on ``clock``) a cached value is served before it is read
     again — for several workers, which write the same store (None: forever).
@@ -34,7 +35,7 @@ class Preferences:
 
     def __init__(
         self,
-        store: Store,
+        store: PreferenceStore,
         *,
         cached: int = CACHED,
         ttl: float | None = None,

@@ -8,7 +8,7 @@ version before it is used), hands out one lock per session, and commits a
 so a change based on a version another commit replaced stores nothing and is
 refused as ``stale``. The press the calling task handles
 (:mod:`sessions.presses`) is recorded with the first change it commits. The
-Session ↔ record mapping is at the bottom.
+Session ↔ record mapping is at the bottom: same-named fields are copied as they are.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sessions.background import Background
@@ -27,16 +27,19 @@ from sessions.change import Change, computer_to_move
 from sessions.checks import game_class
 from sessions.model import Player, Refusal, Session
 from sessions.presses import PRESS_TTL, press_recorded, unrecorded_press
+from sessions.replay import TAKE_BACK
 from sessions.timers import Clock
 from storage import (
-    TAKE_BACK,
     ChatBusy,
     InviteUsed,
+    MessageStore,
     PressRepeated,
     SeatRecord,
     SessionRecord,
+    SessionStore,
     StaleVersion,
     Store,
+    TallyStore,
 )
 
 log = logging.getLogger(__name__)
@@ -56,7 +59,8 @@ Committed = Callable[[Session], None]
 class Repository:
     """The sessions of one :class:`~sessions.SessionManager`, loaded and committed.
 
-    ``store`` may be replaced (tests wrap it); every operation reads it from here.
+    ``store`` may be replaced (tests wrap it); every operation reads it from here,
+    each through the role it uses (:attr:`sessions`, :attr:`messages`, :attr:`tallies`).
     """
 
     def __init__(
@@ -80,6 +84,21 @@ class Repository:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._presses_forgotten = float("-inf")
 
+    @property
+    def sessions(self) -> SessionStore:
+        """The store's sessions-and-moves role."""
+        return self.store
+
+    @property
+    def messages(self) -> MessageStore:
+        """The store's messages role (what shows each session)."""
+        return self.store
+
+    @property
+    def tallies(self) -> TallyStore:
+        """The store's tallies-and-ratings role."""
+        return self.store
+
     def lock(self, session_id: int) -> asyncio.Lock:
         """The lock that orders this worker's changes to one session."""
         lock = self._locks.get(session_id)
@@ -101,14 +120,14 @@ class Repository:
         """The session, from the cache while it is current; ``remember``: cache it."""
         cached = self.cache.get(session_id)
         if cached is not None and (
-            not self.shared or await self.store.session_version(session_id) == cached.version
+            not self.shared or await self.sessions.session_version(session_id) == cached.version
         ):
             # the version check awaited: the entry may have been dropped or replaced
             # meanwhile (the background pass, another session's eviction)
             if self.cache.get(session_id) is cached:
                 self.cache.move_to_end(session_id)
             return cached
-        record = await self.store.load_session(session_id)
+        record = await self.sessions.load_session(session_id)
         if record is None:
             return None
         session = session_of(record)
@@ -125,16 +144,16 @@ class Repository:
     async def taken_back(self, session_id: int) -> bool:
         """Whether a move of the match was taken back: such a match is not rated. Read
         from the log (never rewritten), so a restart or a re-rating sees the same."""
-        moves = await self.store.moves_of(session_id)
+        moves = await self.sessions.moves_of(session_id)
         return any(m.action.startswith(f"{TAKE_BACK}:") for m in moves)
 
     async def _with_finished(self, session: Session) -> Session:
         """A finished session with what its result shows beside the scores: the rating
         changes and the hints used, as stored."""
-        used = await self.store.hint_uses(session.id)
+        used = await self.sessions.hint_uses(session.id)
         return replace(
             session,
-            ratings=tuple(await self.store.rating_changes(session.id)),
+            ratings=tuple(await self.tallies.rating_changes(session.id)),
             hints_used=tuple(used.get(seat, 0) for seat in range(len(session.seats))),
             taken_back=await self.taken_back(session.id),
         )
@@ -160,7 +179,7 @@ class Repository:
         before, after = change.before, change.after
         press = unrecorded_press()
         try:
-            await self.store.save_session(
+            await self.sessions.save_session(
                 self._record(after),
                 before.version,
                 seats=change.seats_changed,
@@ -191,7 +210,7 @@ class Repository:
     async def _insert(self, change: Change) -> Session:
         press = unrecorded_press()
         try:
-            session_id = await self.store.create_session(self._record(change.after), press=press)
+            session_id = await self.sessions.create_session(self._record(change.after), press=press)
         except ChatBusy as error:
             raise Refusal("chat_busy") from error
         except PressRepeated as error:
@@ -221,7 +240,7 @@ class Repository:
             self._background.spawn(self._forget_presses(now - PRESS_TTL))
 
     async def _forget_presses(self, before: float) -> None:
-        forgotten = await self.store.forget_presses(before)
+        forgotten = await self.sessions.forget_presses(before)
         if forgotten:
             log.info("forgot %d presses older than a day", forgotten)
 
@@ -258,31 +277,31 @@ def again_if_stale(
 # ---------------------------------------------------------------- records
 
 
+#: record fields a Session keeps under another name
+_RENAMED = {"game": "game_id", "creator": "creator_id", "created": "created_at"}
+#: record fields the mapping fills itself (``state`` is the Session's ``game``)
+_OWN = frozenset({"seats", "state", "due", "updated", "link"})
+#: (record field, Session field) pairs copied as they are: every other field, so a new
+#: one needs no code here — only a Session field of the same name
+_COPIED = tuple(
+    (name, _RENAMED.get(name, name))
+    for name in (each.name for each in fields(SessionRecord))
+    if name not in _OWN
+)
+_missing = {pair for pair in _COPIED if pair[1] not in {each.name for each in fields(Session)}}
+assert not _missing, f"SessionRecord fields without a Session field: {sorted(_missing)}"
+
+
 def session_of(record: SessionRecord) -> Session:
     """The session a stored record holds (its game restored from the stored state)."""
     game = None
     if record.state is not None:
         game = game_class(record.game).from_dict(record.state)
     return Session(
-        id=record.id,
-        chat_id=record.chat_id,
-        kind=record.kind,
-        game_id=record.game,
-        status=record.status,
-        creator_id=record.creator,
+        **{ours: getattr(record, theirs) for theirs, ours in _COPIED},
         seats=[Player(s.user_id, s.name, s.level, s.timeouts, s.stands_in_for)
                for s in record.seats],
-        options=record.options,
-        timer=record.timer,
-        version=record.version,
-        deadline=record.deadline,
         game=game,
-        result=record.result,
-        created_at=record.created,
-        seed=record.seed,
-        moves=record.moves,
-        last_deal=record.last_deal,
-        hints=record.hints,
         link=record.link or "",
     )
 
@@ -290,28 +309,13 @@ def session_of(record: SessionRecord) -> Session:
 def record_of(session: Session, due: float | None, now: float) -> SessionRecord:
     """The record that stores ``session``, with its background work ``due`` then."""
     return SessionRecord(
-        id=session.id,
-        chat_id=session.chat_id,
-        kind=session.kind,
-        game=session.game_id,
-        status=session.status,
-        creator=session.creator_id,
-        options=session.options,
-        timer=session.timer,
-        seed=session.seed,
-        version=session.version,
-        moves=session.moves,
-        state=None if session.game is None else session.game.snapshot(),  # games never change
-        deadline=session.deadline,
-        result=session.result,
-        created=session.created_at,
+        **{theirs: getattr(session, ours) for theirs, ours in _COPIED},
         seats=[
             SeatRecord(p.user_id, p.name, p.level, p.timeouts, p.stands_in_for)
             for p in session.seats
         ],
+        state=None if session.game is None else session.game.snapshot(),  # games never change
         due=due,
-        last_deal=session.last_deal,
         updated=now,
-        hints=session.hints,
         link=session.link or None,
     )

@@ -79,14 +79,14 @@ class Turns:
 
     async def restore(self) -> None:
         """Re-arm every stored deadline and resume computer seats that are to move."""
-        for session_id in await self.repo.store.due_session_ids(float("inf")):
+        for session_id in await self.repo.sessions.due_session_ids(float("inf")):
             async with self.repo.lock(session_id):
                 self.after_change(await self.repo.load(session_id))
 
     async def run_due_work(self) -> int:
         """Take up work due in the store but not in hand here; how many sessions were
         looked at."""
-        due = await self.repo.store.due_session_ids(self._clock())
+        due = await self.repo.sessions.due_session_ids(self._clock())
         for session_id in due:
             if session_id in self._computer_turns:
                 continue
@@ -218,7 +218,7 @@ class Turns:
     async def _claim(self, session: Session) -> bool:
         """This worker's lease on the session's background work at its version."""
         now = self._clock()
-        return await self.repo.store.claim(
+        return await self.repo.sessions.claim(
             session.id, session.version, self._worker_id, now, now + self._lease
         )
 

@@ -3,8 +3,9 @@
 ``open_store(url)`` picks the backend from ``DATABASE_URL``: ``sqlite:///…``
 (the default; :mod:`storage.sqlite` over :mod:`storage.database`) or
 ``postgresql://…`` (:mod:`storage.postgres`); both run the one store of
-:mod:`storage.store` on the schema of :mod:`storage.schema`. ``replay`` rebuilds a match from
-its seed and move log.
+:mod:`storage.store` on the schema of :mod:`storage.schema`. Storage keeps data only: the rating
+maths and rules replay are the session layer's (:mod:`sessions.ratings`,
+:mod:`sessions.replay`).
 """
 
 from storage.open import open_store
@@ -21,7 +22,15 @@ from storage.protocol import (
     Store,
     TallyStore,
 )
-from storage.ratings import OVERALL, RatedMatch, Rating, RatingChange, RatingRow, rated_match
+from storage.ratings import (
+    OVERALL,
+    Rating,
+    RatingChange,
+    RatingRow,
+    RatingUpdate,
+    RebuildRatings,
+    StoredMatch,
+)
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -32,12 +41,10 @@ from storage.records import (
     SessionRecord,
     TallyRow,
 )
-from storage.replay import TAKE_BACK, in_effect, replay
 from storage.url import parse_database_url
 
 __all__ = [
     "OVERALL",
-    "TAKE_BACK",
     "ChatBusy",
     "DatabaseUnusable",
     "InviteRecord",
@@ -48,10 +55,11 @@ __all__ = [
     "MoveRecord",
     "PreferenceStore",
     "PressRepeated",
-    "RatedMatch",
     "Rating",
     "RatingChange",
     "RatingRow",
+    "RatingUpdate",
+    "RebuildRatings",
     "ResultRecord",
     "SeatRecord",
     "SendBudget",
@@ -59,11 +67,9 @@ __all__ = [
     "SessionStore",
     "StaleVersion",
     "Store",
+    "StoredMatch",
     "TallyRow",
     "TallyStore",
-    "in_effect",
     "open_store",
     "parse_database_url",
-    "rated_match",
-    "replay",
 ]

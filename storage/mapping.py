@@ -3,8 +3,9 @@
 A :class:`~storage.records.SessionRecord` field is stored in the ``sessions``
 column of the same name; the column's type in :mod:`storage.schema` says how
 the value travels (``Json``: through the backend's JSON codec, ``Flag``: a
-bool). So adding a session field touches the table, the record and one
-Alembic revision, nothing else.
+bool); a column the schema does not declare is made from the field's type.
+So adding a session field touches the record, the Session and one Alembic
+revision (docs/storage.md, "Adding a column").
 """
 
 from __future__ import annotations

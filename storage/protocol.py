@@ -23,7 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from storage.ratings import LEADERBOARD_LIMIT, RatedMatch, RatingChange, RatingRow
+from storage.ratings import (
+    LEADERBOARD_LIMIT,
+    RatingChange,
+    RatingRow,
+    RatingUpdate,
+    RebuildRatings,
+)
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -91,7 +97,7 @@ class SessionStore(Protocol):
         results: Sequence[ResultRecord] = (),
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
-        rated: RatedMatch | None = None,
+        rated: RatingUpdate | None = None,
         press: str | None = None,
     ) -> None:
         """Store ``record`` over the stored version ``based_on``, in one transaction.
@@ -106,8 +112,9 @@ class SessionStore(Protocol):
         - ``wanted``: purposes of this session's messages that must now show
           ``record.version`` (their ``wanted`` is raised to it);
         - ``rated``: the finished match to rate (with ``results``): each rated
-          human's rating in each of its scopes is read, updated by
-          :func:`storage.ratings.rate` and written with a rating-change row —
+          human's rating in each of its scopes is read (``rated.start`` if it has
+          none), changed by ``rated.rate`` (the maths is the caller's:
+          :mod:`sessions.ratings`) and written with a rating-change row —
           serialized with any other match rating the same users;
         - ``press``: the key of the press that made the change (a callback query
           id), recorded at ``record.updated`` — :class:`PressRepeated` (nothing
@@ -328,10 +335,10 @@ class TallyStore(Protocol):
         """One user's ratings in ``scope``, one row per game, with their ranks there."""
         ...
 
-    async def rerate(self) -> int:
-        """Recompute every rating and rating change from the stored results, in the
-        order the matches were rated (results rows keep it), in one transaction; the
-        number of matches rated."""
+    async def rerate(self, rebuild: RebuildRatings) -> int:
+        """Recompute every rating and rating change from the stored results with
+        ``rebuild`` (:func:`sessions.ratings.rebuild`), in the order the matches were
+        rated (results rows keep it), in one transaction; the number of matches rated."""
         ...
 
 

@@ -20,7 +20,13 @@ class SeatRecord:
 
 @dataclass(frozen=True)
 class SessionRecord:
-    """One row of ``sessions`` with its seats; ``state`` is ``Game.to_dict()``."""
+    """One row of ``sessions`` with its seats; ``state`` is ``Game.to_dict()``.
+
+    Each field but ``seats`` is the column of the same name, and a column
+    :mod:`storage.schema` does not declare is made from the field's type
+    (``int`` → ``BigInt``, ``float`` → ``Real``, ``bool`` → ``Flag``, ``str`` →
+    TEXT, ``dict`` → ``Json``; nullable when ``None`` is allowed).
+    """
 
     id: int
     chat_id: int | None
@@ -38,14 +44,14 @@ class SessionRecord:
     result: dict[str, Any] | None
     created: float
     seats: list[SeatRecord]
+    #: when the session last changed (time.time(); ``created`` if not given)
+    updated: float | None = None
     #: when the session's background work is due (a human's turn deadline, or
     #: at once while a computer is to move); None when there is none
     due: float | None = None
     #: the last finished deal's points while the next deal is played
     #: (``{"deal_no": n, "scores": [...]}``), so a redraw shows them too
     last_deal: dict[str, Any] | None = None
-    #: when the session last changed (time.time(); ``created`` if not given)
-    updated: float | None = None
     #: the table's Hints setting: True, False, or None for the default
     hints: bool | None = None
     #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)

@@ -10,10 +10,15 @@ Times are seconds (``time.time()``) on both.
 
 from __future__ import annotations
 
-from typing import Any
+import types
+from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any, get_args, get_origin, get_type_hints
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
+
+from storage.records import SessionRecord
 
 #: ids, versions and counts that may exceed 32 bits (INTEGER on SQLite keeps
 #: 64, and ``sessions.id`` stays SQLite's rowid)
@@ -45,30 +50,46 @@ def _partial(table: sa.Table, name: str, *columns: str, where: str,
     )
 
 
+#: the column type of each field type of a record
+_TYPES: dict[type, Any] = {int: BigInt, float: Real, bool: Flag, str: sa.Text, dict: Json}
+
+
+def record_columns(record: type, declared: Sequence[sa.Column[Any]]) -> list[sa.Column[Any]]:
+    """The columns of ``record``'s fields, in their order: the ``declared`` one of a
+    field's name, else one made from the field's type (see :class:`SessionRecord`).
+    ``seats`` is a table of its own."""
+    by_name = {column.name: column for column in declared}
+    hints = get_type_hints(record)
+    columns = []
+    for each in fields(record):
+        if each.name == "seats":
+            continue
+        column = by_name.pop(each.name, None)
+        if column is None:
+            hint = hints[each.name]
+            kinds = set(get_args(hint)) if isinstance(hint, types.UnionType) else {hint}
+            (kind,) = kinds - {type(None)}
+            column = sa.Column(each.name, _TYPES[get_origin(kind) or kind],
+                               nullable=type(None) in kinds)
+        columns.append(column)
+    assert not by_name, f"declared columns without a field: {sorted(by_name)}"
+    return columns
+
+
+# A session field's column comes from its type; only the columns that need more
+# (a key, a check, a server default, NOT NULL over an optional field) are declared.
 sessions = sa.Table(
     "sessions", METADATA,
-    sa.Column("id", BigInt, sa.Identity(always=False), primary_key=True),
-    sa.Column("chat_id", BigInt),
-    sa.Column("kind", sa.Text, sa.CheckConstraint("kind IN ('group', 'private')"),
-              nullable=False),
-    sa.Column("game", sa.Text, nullable=False),
-    sa.Column("status", sa.Text, sa.CheckConstraint(
-        "status IN ('lobby', 'running', 'finished', 'cancelled')"), nullable=False),
-    sa.Column("creator", BigInt, nullable=False),
-    sa.Column("options", Json, nullable=False),
-    sa.Column("timer", BigInt),
-    sa.Column("seed", BigInt),
-    sa.Column("version", BigInt, nullable=False, server_default="0"),
-    sa.Column("moves", BigInt, nullable=False, server_default="0"),
-    sa.Column("state", Json),
-    sa.Column("deadline", Real),
-    sa.Column("result", Json),
-    sa.Column("created", Real, nullable=False),
-    sa.Column("updated", Real, nullable=False),
-    sa.Column("due", Real),
-    sa.Column("last_deal", Json),
-    sa.Column("hints", Flag),
-    sa.Column("link", sa.Text),
+    *record_columns(SessionRecord, [
+        sa.Column("id", BigInt, sa.Identity(always=False), primary_key=True),
+        sa.Column("kind", sa.Text, sa.CheckConstraint("kind IN ('group', 'private')"),
+                  nullable=False),
+        sa.Column("status", sa.Text, sa.CheckConstraint(
+            "status IN ('lobby', 'running', 'finished', 'cancelled')"), nullable=False),
+        sa.Column("version", BigInt, nullable=False, server_default="0"),
+        sa.Column("moves", BigInt, nullable=False, server_default="0"),
+        sa.Column("updated", Real, nullable=False),
+    ]),
 )
 # one lobby or running game per group chat
 _partial(sessions, "sessions_open_group", "chat_id", unique=True,

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from games import REGISTRY
 from storage.ratings import (
     LEADERBOARD_LIMIT,
-    STORED_RESULTS,
-    STORED_SEATS,
-    STORED_SESSIONS,
-    RatedMatch,
     Rating,
     RatingChange,
     RatingRow,
-    rate,
-    replay_ratings,
-    stored_matches,
+    RatingUpdate,
+    RebuildRatings,
+    StoredMatch,
 )
 from storage.records import TallyRow
 from storage.sql import Backend, Row, Sql, Tx
@@ -80,7 +77,22 @@ _UPDATE_RATING = Sql(
 _NUMBER_RESULTS = Sql("UPDATE results SET seq = {next_seq} WHERE session = :session")
 _DELETE_CHANGES = Sql("DELETE FROM rating_changes")
 _DELETE_RATINGS = Sql("DELETE FROM ratings")
-_STORED = (Sql(STORED_SESSIONS), Sql(STORED_SEATS), Sql(STORED_RESULTS))
+#: every match with results, in the order they were rated (a match with a take-back in
+#: its log is not rated), its seats, and its humans with a result row
+_STORED = (
+    Sql(
+        "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
+        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " WHERE NOT EXISTS (SELECT 1 FROM moves AS m WHERE m.session = s.id"
+        " AND m.action LIKE 'takeback:%')"
+        " GROUP BY s.id ORDER BY seq, at, s.id"
+    ),
+    Sql(
+        "SELECT session, user_id, level FROM seats"
+        " WHERE session IN (SELECT session FROM results) ORDER BY session, seat"
+    ),
+    Sql("SELECT session, user_id FROM results"),
+)
 #: the current ratings of n players, locked where rows can be (by count of players)
 _CURRENT: dict[int, Sql] = {}
 
@@ -124,16 +136,16 @@ class SqlTallies:
         rows = await self.backend.fetch(_RANKS, user=user_id, scope=scope)
         return [_rating_row(row) for row in rows]
 
-    async def rerate(self) -> int:
-        """Recompute every rating from the stored results, in one transaction (the
-        rating tables held against matches finishing meanwhile)."""
+    async def rerate(self, rebuild: RebuildRatings) -> int:
+        """Recompute every rating from the stored results with ``rebuild``, in one
+        transaction (the rating tables held against matches finishing meanwhile)."""
         backend = self.backend
 
         async def work(tx: Tx) -> int:
             await backend.lock_ratings(tx)
             sessions, seats, results = [await tx.fetch(sql) for sql in _STORED]
-            matches = stored_matches(sessions, seats, results, backend.load_json)
-            ratings, changes = replay_ratings(matches)
+            changes = rebuild(stored_matches(sessions, seats, results, backend.load_json))
+            ratings = {(c.scope, c.game, c.user_id): c.after for c in changes}
             await tx.execute(_DELETE_CHANGES)
             await tx.execute(_DELETE_RATINGS)
             await tx.executemany(_INSERT_RATING, [
@@ -142,12 +154,12 @@ class SqlTallies:
                 for (scope, game, user), r in ratings.items()
             ])
             await _insert_changes(tx, changes)
-            return len(matches)
+            return len({change.session for change in changes})
 
         return await backend.write(work)
 
 
-async def rate_match(tx: Tx, match: RatedMatch) -> None:
+async def rate_match(tx: Tx, match: RatingUpdate) -> None:
     """Update the humans' ratings of every scope of ``match`` (inside the transaction).
 
     The rows are created if missing, then read (and locked, where rows can be) in
@@ -164,7 +176,7 @@ async def rate_match(tx: Tx, match: RatedMatch) -> None:
             " ORDER BY user_id{for_update}"
         )
     users = {f"u{n}": user for n, user in enumerate(humans)}
-    fresh = Rating()
+    fresh = match.start
     changes: list[RatingChange] = []
     for scope in sorted(match.scopes):
         await tx.executemany(_NEW_RATING, [
@@ -174,7 +186,7 @@ async def rate_match(tx: Tx, match: RatedMatch) -> None:
         ])
         rows = await tx.fetch(current_of, scope=scope, game=match.game, **users)
         current = {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
-        changes += rate(match, scope, current)
+        changes += match.rate(scope, current)
     await tx.executemany(_UPDATE_RATING, [
         {"scope": c.scope, "game": c.game, "user_id": c.user_id, "mu": c.after.mu,
          "sigma": c.after.sigma, "played": c.after.played, "wins": c.after.wins}
@@ -194,6 +206,27 @@ async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
          "sigma": c.after.sigma, "played": c.after.played, "wins": c.after.wins}
         for c in changes
     ])
+
+
+def stored_matches(
+    sessions: Iterable[Any],
+    seat_rows: Iterable[Any],
+    result_rows: Iterable[Any],
+    result_of: Callable[[Any], Any] = lambda value: value,
+) -> list[StoredMatch]:
+    """Every match with results, in the order they were rated, from the rows of
+    ``_STORED`` (``result_of`` decodes a stored result: SQLite keeps JSON text)."""
+    seats: dict[int, list[tuple[int | None, str | None]]] = {}
+    for row in seat_rows:
+        seats.setdefault(row[0], []).append((row[1], row[2]))
+    rated: dict[int, list[int]] = {}
+    for row in result_rows:
+        rated.setdefault(row[0], []).append(row[1])
+    return [
+        StoredMatch(row[0], row[1], row[2], row[3], result_of(row[4]),
+                    tuple(seats.get(row[0], [])), tuple(rated.get(row[0], [])))
+        for row in sessions
+    ]
 
 
 def _rating_row(row: Row) -> RatingRow:

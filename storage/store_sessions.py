@@ -8,7 +8,7 @@ from typing import Any
 
 from storage.mapping import insert_columns, session_params, session_record, update_columns
 from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
-from storage.ratings import RatedMatch
+from storage.ratings import RatingUpdate
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -159,7 +159,7 @@ class SqlSessions:
         results: Sequence[ResultRecord] = (),
         invite: InviteUse | None = None,
         wanted: Sequence[str] = (),
-        rated: RatedMatch | None = None,
+        rated: RatingUpdate | None = None,
         press: str | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one

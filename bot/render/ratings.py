@@ -1,7 +1,7 @@
 """Ratings on screen: the /top leaderboard, /stats, and the result's rating changes.
 
 Pure drawing from stored rating rows (``sessions.RatingRow``). The number shown
-is :func:`storage.ratings.display` of the stored (mu, sigma).
+is :func:`sessions.ratings.shown` of the stored (mu, sigma).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.render.common import Screen, SeatLike, esc, game_name, screen, seat_name
 from bot.render.text import shown_name
 from sessions import OVERALL, RatingChange, RatingRow
+from sessions.ratings import shown
 
 #: Rows of /top for one game, and per game when /top names none.
 TOP_ONE_GAME = 10
@@ -34,8 +35,8 @@ def rating_change_lines(
                     lang,
                     "result-rating",
                     name=seat_name(seat, lang),
-                    before=change.before.shown,
-                    after=change.after.shown,
+                    before=shown(change.before),
+                    after=shown(change.after),
                 )
             )
     return [t(lang, "result-ratings"), *lines] if lines else []
@@ -61,7 +62,7 @@ def render_top(rows: Sequence[RatingRow], scope: int, game_id: str | None, lang:
                     "top-row",
                     place=row.rank,
                     name=shown_name(row.name),
-                    rating=row.rating.shown,
+                    rating=shown(row.rating),
                     played=row.rating.played,
                     wins=row.rating.wins,
                 )
@@ -82,7 +83,7 @@ def rating_lines(rows: Sequence[RatingRow], lang: str) -> list[str]:
                 lang,
                 "stats-rating-row",
                 game=esc(game_name(row.game_id, lang)),
-                rating=row.rating.shown,
+                rating=shown(row.rating),
                 rank=row.rank,
                 of=row.of,
             )

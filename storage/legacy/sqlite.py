@@ -132,7 +132,7 @@ MIGRATIONS: list[str] = [
     """,
     # 5: skill ratings per game, per group chat and overall (scope 0), and what
     # each finished match did to them; both written with the match's results, and
-    # rebuilt from the results by ``python -m storage.rerate`` in the order they were
+    # rebuilt from the results by ``python -m sessions.rerate`` in the order they were
     # rated (results.seq).
     """
     ALTER TABLE results ADD COLUMN seq INTEGER;

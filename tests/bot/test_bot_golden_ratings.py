@@ -15,7 +15,7 @@ from bot.render.hints import hint_button, hints_button, hints_used_lines
 from bot.render.ratings import rating_change_lines, rating_lines, render_top
 from bot.render.result import render_result
 from sessions import OVERALL, Session
-from storage.ratings import Rating, RatingChange, RatingRow
+from storage import Rating, RatingChange, RatingRow
 from tests.support.golden_screens import GOLDEN, SEATS, snapshot
 
 CHAT = -100

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sessions import OVERALL
+from sessions.ratings import ordinal, rebuild, shown
 from storage import RatingChange
-from storage.ratings import ordinal
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness, start_harness
@@ -33,9 +33,9 @@ async def test_the_result_shows_rating_changes_and_top_and_stats_rank(harness: H
     chat = {c.user_id: c for c in session.ratings if c.scope == table.group.id}
     alice, bob = chat[table.alice.id], chat[table.bob.id]
     assert "📈 Ratings:" in table.message.text
-    assert f"Alice 1,500 → {alice.after.shown:,}" in table.message.text
-    assert f"Bob 1,500 → {bob.after.shown:,}" in table.message.text
-    assert alice.after.shown != bob.after.shown or alice.after.wins == bob.after.wins
+    assert f"Alice 1,500 → {shown(alice.after):,}" in table.message.text
+    assert f"Bob 1,500 → {shown(bob.after):,}" in table.message.text
+    assert shown(alice.after) != shown(bob.after) or alice.after.wins == bob.after.wins
 
     await harness.command(table.alice, table.group.id, "/top")
     top = fake.last_message(table.group.id, containing="Leaderboard in this chat")
@@ -62,7 +62,7 @@ async def test_the_result_shows_rating_changes_and_top_and_stats_rank(harness: H
         return ordinal(change.after.mu, change.after.sigma)
 
     rank = 1 + sum(skill(other) > skill(bob) for other in (alice, bob))
-    assert f"Fifteen — {bob.after.shown:,}, #{rank} of 2" in stats.text
+    assert f"Fifteen — {shown(bob.after):,}, #{rank} of 2" in stats.text
 
 
 async def test_russian_duel_against_the_computer_rates_overall(harness: Harness) -> None:
@@ -87,7 +87,7 @@ async def test_russian_duel_against_the_computer_rates_overall(harness: Harness)
     assert session.status == "finished"
     [change] = session.ratings  # a private duel counts overall only; the computer is fixed
     assert change.scope == OVERALL and change.user_id == vera.id
-    after = f"{change.after.shown:,}".replace(",", "\xa0")
+    after = f"{shown(change.after):,}".replace(",", "\xa0")
     assert "📈 Рейтинг:" in lobby.text and f"Вера 1\xa0500 → {after}" in lobby.text
     await harness.command(vera, fake.private(vera).id, "/top")
     top = fake.last_message(vera.id, containing="Рейтинг по всем чатам")
@@ -145,7 +145,7 @@ async def test_a_restart_between_the_final_move_and_its_delivery_rates_once(
         assert [row.rating.played for row in board] == [1, 1]
         assert table.message.text.count("→") == 2
         # and the ratings recomputed from the results are the same
-        await again.kol.manager.store.rerate()
+        await again.kol.manager.store.rerate(rebuild)
         assert await again.kol.manager.leaderboard(table.group.id, "fifteen") == board
     finally:
         await again.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sessions import OVERALL
+from sessions.ratings import rebuild
 from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
 from tests.support.tables import labels, mover, moves, open_table, play_out, pop_up
@@ -81,4 +82,4 @@ async def test_a_duel_with_a_take_back_is_not_rated(harness: Harness) -> None:
         assert note in lobby.text
         assert await harness.kol.manager.user_ratings(user.id, OVERALL) == []
     assert await harness.kol.manager.leaderboard(OVERALL) == []
-    assert await harness.kol.manager.store.rerate() == 0  # a re-rating leaves it unrated too
+    assert await harness.kol.manager.store.rerate(rebuild) == 0  # a re-rating leaves it unrated too

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sessions import SessionManager
-from storage.replay import replay
+from sessions.replay import replay
 from tests.support.bot_process import MOVE, buttons_of, moved_on, next_press
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, FloodLimits

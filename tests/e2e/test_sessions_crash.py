@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from games import REGISTRY
-from storage import replay
+from sessions.replay import replay
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "tests" / "support" / "sessions_crash_script.py"

@@ -23,7 +23,7 @@ from sessions import (
     Session,
     SessionManager,
 )
-from storage import replay
+from sessions.replay import replay
 from tests.support.helpers_sessions import (
     Broken,
     FakeClock,

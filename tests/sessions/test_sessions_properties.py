@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sessions import Refusal, SessionManager
-from storage import replay
+from sessions.replay import replay
 from tests.support.helpers_sessions import FirstLegal
 
 #: (user 1-3, version offset -1..1, which legal action or a junk one)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sessions import Refusal, SessionManager
-from storage import replay
+from sessions.replay import replay
 from tests.support.helpers_sessions import FirstLegal, duel, open_manager
 
 

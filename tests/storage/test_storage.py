@@ -14,13 +14,13 @@ import aiosqlite
 import pytest
 
 from games import REGISTRY, IllegalAction
+from sessions.replay import replay
 from storage import (
     DatabaseUnusable,
     MoveRecord,
     SeatRecord,
     SessionRecord,
     parse_database_url,
-    replay,
 )
 from storage.database import Database
 from storage.legacy import SQLITE_MARK

@@ -12,18 +12,25 @@ from dataclasses import replace
 
 import pytest
 
+from sessions.ratings import (
+    COMPUTER_RATINGS,
+    START,
+    RatedMatch,
+    display,
+    rate,
+    rated_match,
+    rebuild,
+    shown,
+)
 from storage import (
     OVERALL,
     MoveRecord,
-    RatedMatch,
     ResultRecord,
     SeatRecord,
     StaleVersion,
     Store,
     open_store,
-    rated_match,
 )
-from storage.ratings import COMPUTER_RATINGS, Rating, display, rate
 from tests.support.store_records import ANN, BOB, CHAT, CY, T0, created, lobby
 
 SEATS = [SeatRecord(ANN, "Ann", None), SeatRecord(None, "Robot", "strong"),
@@ -71,7 +78,7 @@ async def test_a_finished_match_rates_its_humans_in_the_chat_and_overall(store: 
                              key=lambda c: (c.scope, c.user_id))
     ann = next(c for c in changes if c.user_id == ANN and c.scope == CHAT)
     bob = next(c for c in changes if c.user_id == BOB and c.scope == CHAT)
-    assert ann.before == Rating() and ann.after.played == 1 and ann.after.wins == 0
+    assert ann.before == START and ann.after.played == 1 and ann.after.wins == 0
     assert ann.after.mu > bob.after.mu  # second beats third
     board = await store.leaderboard(CHAT)
     assert [(r.name, r.game_id, r.rank, r.of) for r in board] == [
@@ -111,7 +118,7 @@ async def test_a_second_match_starts_from_the_first_and_rerate_gives_the_same(
     mau = await store.leaderboard(OVERALL, "mau_mau")
     assert [(r.name, r.rank) for r in mau] == [("Bob", 1), ("Ann", 2)]
     before = await everything(store)
-    assert await store.rerate() == 4
+    assert await store.rerate(rebuild) == 4
     assert await everything(store) == before
 
 
@@ -121,7 +128,7 @@ async def test_rerate_rebuilds_lost_ratings(store: Store, store_url: str) -> Non
     before = await everything(store)
     other = await open_store(store_url)  # wipe the ratings behind the store's back
     try:
-        await other.rerate()
+        await other.rerate(rebuild)
     finally:
         await other.close()
     assert await everything(store) == before
@@ -148,7 +155,7 @@ async def test_matches_finishing_at_once_both_count(store: Store) -> None:
     [ann] = await store.user_ratings(ANN, OVERALL)
     assert ann.rating.played == 6
     before = await store.leaderboard(OVERALL)
-    await store.rerate()
+    await store.rerate(rebuild)
     assert await store.leaderboard(OVERALL) == before
 
 
@@ -160,12 +167,12 @@ def test_ties_rate_as_ties_and_computers_keep_their_ratings() -> None:
     ann, bob = rate(match, OVERALL, {})
     assert ann.after == bob.after and ann.after.wins == 1
     assert display(*COMPUTER_RATINGS["strong"]) > display(*COMPUTER_RATINGS["easy"])
-    assert Rating().shown == 1500
+    assert shown(START) == 1500
 
 
-async def test_python_m_storage_rerate(store: Store, store_url: str,
+async def test_python_m_sessions_rerate(store: Store, store_url: str,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from storage.rerate import main
+    from sessions.rerate import main
 
     await finish(store, [3, 5, 1], [1])
     before = await everything(store)
@@ -204,6 +211,6 @@ async def test_rerate_leaves_a_match_with_a_take_back_unrated(store: Store) -> N
     results = [ResultRecord(ANN, 0, True, 9, T0 + 5), ResultRecord(BOB, 2, False, 0, T0 + 5)]
     await store.save_session(done, 2, results=results)  # as the bot saves it: not rated
     before = await everything(store)
-    assert await store.rerate() == 1  # the first match only
+    assert await store.rerate(rebuild) == 1  # the first match only
     assert await everything(store) == before
     assert await store.rating_changes(record.id) == []

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
+from sessions.ratings import rebuild
 from storage import (
     DatabaseUnusable,
     MessageRef,
@@ -193,7 +194,7 @@ async def test_the_upgraded_database_takes_new_rows(upgraded: tuple[Store, str])
         link="new",
     )
     assert await store.create_session(record) == 3
-    assert await store.rerate() == 1
+    assert await store.rerate(rebuild) == 1
 
 
 async def test_the_upgraded_schema_is_the_one_the_code_describes(

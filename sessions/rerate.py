@@ -1,9 +1,9 @@
-"""``python -m storage.rerate URL``: recompute every rating from the stored results.
+"""``python -m sessions.rerate URL``: recompute every rating from the stored results.
 
 Ratings are written live, with each finished match's results in one
 transaction; this rebuilds the ``ratings`` and ``rating_changes`` tables from
 the ``results`` (and the matches' seats and final scores), oldest match first,
-with the same computation (:mod:`storage.ratings`) — for a changed model or
+with the same computation (:mod:`sessions.ratings`) — for a changed model or
 fixed computer ratings, or a damaged rating table. Safe while the bot runs:
 it is one transaction.
 """
@@ -13,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from storage.open import open_store
-from storage.protocol import DatabaseUnusable
+from sessions.ratings import rebuild
+from storage import DatabaseUnusable, open_store
 
 
 async def rerate(url: str) -> int:
     """Recompute the ratings of the store at ``url``; the number of matches rated."""
     store = await open_store(url)
     try:
-        return await store.rerate()
+        return await store.rerate(rebuild)
     finally:
         await store.close()
 
@@ -31,12 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     line on stderr and exit code 1 (2 for bad usage)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0].startswith("-"):
-        print("usage: python -m storage.rerate DATABASE_URL", file=sys.stderr)
+        print("usage: python -m sessions.rerate DATABASE_URL", file=sys.stderr)
         return 2
     try:
         count = asyncio.run(rerate(args[0]))
     except (DatabaseUnusable, ValueError) as error:
-        print(f"storage.rerate: {error}", file=sys.stderr)
+        print(f"sessions.rerate: {error}", file=sys.stderr)
         return 1
     print(f"rated {count} matches")
     return 0
