@@ -7,11 +7,21 @@ only what is behind. Ephemeral hands (``eph:<seat>``) and the creator's menu in 
 group are stored too, with the one user who sees them (``receiver``): any worker,
 and a restarted one, keeps them current by editing them (Telegram cannot post
 them again, and they vanish when the client closes them).
+
+Lookups of one session made while a read of its messages is under way share
+that read (a move draws the table and every hand at once); a write for the
+session ends the sharing, so nobody is handed a read older than their own call.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
+
 from storage import MessageRef, MessageStore
+
+T = TypeVar("T")
 
 TABLE = "table"
 
@@ -31,10 +41,30 @@ class Messages:
 
     def __init__(self, store: MessageStore) -> None:
         self._store = store
+        self._reading: dict[int, asyncio.Future[list[MessageRef]]] = {}
 
     async def of(self, session_id: int) -> list[MessageRef]:
         """Every stored message of the session."""
-        return await self._store.messages_of(session_id)
+        reading = self._reading.get(session_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._store.messages_of(session_id))
+            self._reading[session_id] = reading
+            reading.add_done_callback(lambda done: self._read(session_id, done))
+        return list(await asyncio.shield(reading))
+
+    def _read(self, session_id: int, done: asyncio.Future[list[MessageRef]]) -> None:
+        if self._reading.get(session_id) is done:
+            del self._reading[session_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: the callers that waited have it raised
+
+    async def _write(self, session_id: int, write: Awaitable[T]) -> T:
+        # a read begun before the write commits is not shared with later callers
+        self._reading.pop(session_id, None)
+        try:
+            return await write
+        finally:
+            self._reading.pop(session_id, None)
 
     async def posted(
         self,
@@ -49,18 +79,18 @@ class Messages:
         """A message was (re)posted for ``purpose``, showing ``version`` (``receiver``:
         an ephemeral message only that user sees, ``message_id`` its ephemeral id)."""
         ref = MessageRef(purpose, chat_id, message_id, None, version, version, receiver)
-        await self._store.set_message(session_id, ref)
+        await self._write(session_id, self._store.set_message(session_id, ref))
 
     async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
         """The stored message of ``purpose``, if there is one."""
-        for ref in await self._store.messages_of(session_id):
+        for ref in await self.of(session_id):
             if ref.purpose == purpose:
                 return ref
         return None
 
     async def shown(self, session_id: int, purpose: str, version: int) -> None:
         """The message of ``purpose`` now shows ``version``."""
-        await self._store.mark_shown(session_id, purpose, version)
+        await self._write(session_id, self._store.mark_shown(session_id, purpose, version))
 
     async def lease(
         self, session_id: int, purpose: str, chat_id: int, owner: str, seconds: float,
@@ -69,9 +99,8 @@ class Messages:
         """``owner``'s lease on delivering the message of ``purpose`` for ``seconds`` from
         ``now`` (a wall-clock time; see :meth:`storage.Store.lease_message`): the message
         as stored, or None while another owner holds it."""
-        return await self._store.lease_message(
-            session_id, purpose, chat_id, owner, now, now + seconds
-        )
+        lease = self._store.lease_message(session_id, purpose, chat_id, owner, now, now + seconds)
+        return await self._write(session_id, lease)
 
     async def release(
         self,
@@ -83,8 +112,11 @@ class Messages:
         posted: tuple[int, int] | None = None,
     ) -> None:
         """Give ``owner``'s delivery lease back, recording what the message now shows."""
-        await self._store.release_message(session_id, purpose, owner, shown=shown, posted=posted)
+        release = self._store.release_message(
+            session_id, purpose, owner, shown=shown, posted=posted
+        )
+        await self._write(session_id, release)
 
     async def forget(self, session_id: int, purpose: str) -> None:
         """The message of ``purpose`` is no longer ours to update."""
-        await self._store.drop_message(session_id, purpose)
+        await self._write(session_id, self._store.drop_message(session_id, purpose))
