@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.clock import Clock, LoopClock
 from bot.present import Presenter
 from sessions import SessionManager
 from storage.outage import unavailable
@@ -48,8 +49,10 @@ class Cluster:
         presenter: Presenter,
         every: float = EVERY,
         stuck: float = STUCK,
+        clock: Clock | None = None,
     ) -> None:
         self.manager = manager
+        self.clock = clock or LoopClock()
         self.presenter = presenter
         self.every = every
         self.stuck = stuck
@@ -70,15 +73,14 @@ class Cluster:
             self._task = None
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        last_look = loop.time()
+        last_look = self.clock.now()
         out = False  # the store was unavailable at the last look
         while True:
-            await asyncio.sleep(self.every)
+            await self.clock.sleep(self.every)
             try:
                 await self.manager.run_due_work()
-                if loop.time() - last_look >= self.stuck:
-                    last_look = loop.time()
+                if self.clock.now() - last_look >= self.stuck:
+                    last_look = self.clock.now()
                     await self.redraw_stuck()
                 out = False
             except Exception as error:
