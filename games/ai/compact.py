@@ -369,14 +369,14 @@ def rewards(start: Any, end: Any, events: list[Event]) -> list[float]:
 
 
 def card_space(
-    sampler: Sampler[Any],
+    sampler: Sampler[Any] | Callable[[random.Random], Any],
     rollout: Rollout,
     rewards: Rewards = rewards,
     encode: Callable[[str], int] = INDEX.__getitem__,
     decode: Callable[[int], str] = NAMES.__getitem__,
 ) -> Space:
-    """The search space of a compact state: worlds from ``sampler``, actions as
+    """The search space of a compact state: worlds from ``sampler`` (or a sample
+    function), actions as
     card indexes (``encode``/``decode`` from and to the view's actions)."""
-    return Space(
-        sample=sampler.sample, encode=encode, decode=decode, rollout=rollout, rewards=rewards
-    )
+    sample = sampler.sample if isinstance(sampler, Sampler) else sampler
+    return Space(sample=sample, encode=encode, decode=decode, rollout=rollout, rewards=rewards)
