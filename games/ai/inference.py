@@ -42,6 +42,7 @@ class World(Protocol):
         """An independent copy."""
         ...
 
+
 W = TypeVar("W", bound=World)
 
 

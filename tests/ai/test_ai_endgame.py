@@ -69,7 +69,11 @@ def test_each_move_is_worth_what_exhaustive_play_after_it_makes() -> None:
 
 
 def test_a_dominated_move_is_never_picked() -> None:
-    table: dict[Any, list[float]] = {"a": [1.0, 2.0, 0.0], "b": [1.0, 3.0, 0.0], "c": [9.0, -9.0, 0.0]}
+    table: dict[Any, list[float]] = {
+        "a": [1.0, 2.0, 0.0],
+        "b": [1.0, 3.0, 0.0],
+        "c": [9.0, -9.0, 0.0],
+    }
     assert endgame.undominated(table) == ["b", "c"]
     assert endgame.pick(table) == "b"
     # equal everywhere: neither dominates the other
