@@ -115,7 +115,8 @@ def _bot_class() -> Any:
             self._root_node = self.create_new_node(state)
             stop = time.perf_counter() + seconds
             self.simulations = 0
-            while not self.simulations or time.perf_counter() < stop:
+            # The first simulation only expands the root: at least two.
+            while self.simulations < 2 or time.perf_counter() < stop:
                 self.run_simulation(self.sample_root_state(state))
                 self.simulations += 1
             actions, probs = zip(*self.get_final_policy(state, self._root_node), strict=True)

@@ -184,4 +184,5 @@ PLAYBOOK = Playbook(
     sampled=sampled_trumps,
     sampled_phase="trump_choice",
     compact=compact_space,
+    endgame=3,
 )
