@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import math
 import random
 import statistics
@@ -419,6 +420,9 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, default=0, help="skip this many seeds (a run that adds deals)"
     )
+    parser.add_argument(
+        "--starts", type=int, nargs="*", help="the deals a match may start at (King 6-9: trumps)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--install", action="store_true", help="install the bench extra (OpenSpiel) first"
@@ -442,6 +446,9 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     started = time.perf_counter()
+    if args.starts:
+        for game_id in args.games:
+            TABLES[game_id] = dataclasses.replace(TABLES[game_id], starts=tuple(args.starts))
     with ProcessPoolExecutor(args.workers) as pool:
         for game_id in args.games:
             budgets = game_budgets(game_id, args.think, args.playouts, args.normal)
