@@ -106,7 +106,7 @@ CHEAP_FACTOR = 4
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
 #: The reference's UCT constant per game, on rewards divided by the game's scale
 #: (the best of the grid 0.5, 1, 1.5, 2, 3 where measured; docs/computer-players.md).
-REFERENCE_C = {game_id: 1.5 for game_id in TABLES}
+REFERENCE_C = {**{game_id: 1.5 for game_id in TABLES}, "oh_hell": 1.0}
 
 
 @dataclass
