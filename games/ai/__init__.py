@@ -167,7 +167,7 @@ def decide(
     ending_cards = playbook.endgame if endgame.ENABLED else 0
     if level == "strong" and space is not None and len(view["hand"]) <= ending_cards:
         ending = endgame.play_ending(
-            space.sample,
+            space.fresh or space.sample,
             int(view["seat"]),
             [space.encode(action) for action in legal],
             space.rewards,

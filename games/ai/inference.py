@@ -10,7 +10,10 @@ model's posterior, not just the constraints. A likely world takes several
 draws, so each world kept is also kept for later: with probability
 :data:`REUSE` a sample is a copy of one of them instead (each still a draw
 from the posterior; only a few samples in a row are alike), which keeps a
-sample's cost near a blind draw's.
+sample's cost near a blind draw's. That is for the tree search, which only
+counts visits; the bid estimates and the exact endings stop when the leader
+is a few standard errors ahead, which copies would make look smaller than
+they are, so they draw every world afresh (:meth:`Weighted.fresh`).
 
 The opponent models are the project's own policies (for Oh Hell: the bid is
 near the hand's count of likely winners, ``games.ai.oh_hell``). Easy samples
@@ -75,10 +78,16 @@ class Weighted(Generic[W]):
         self.kept = 0
 
     def sample(self, rng: random.Random) -> W:
-        """One world, drawn in proportion to its weight (after :data:`MAX_TRIES`
-        draws, the likeliest drawn), or a copy of one drawn before."""
+        """One world, drawn in proportion to its weight, or (with probability
+        ``reuse``) a copy of one drawn before."""
         if self.worlds and rng.random() < self.reuse:
             return self.worlds[rng.randrange(len(self.worlds))].clone()
+        return self.fresh(rng)
+
+    def fresh(self, rng: random.Random) -> W:
+        """A new world, drawn in proportion to its weight (after :data:`MAX_TRIES`
+        draws, the likeliest drawn): for estimates that take their samples as
+        independent (a copy would shrink their standard errors)."""
         if self.bound is None:
             found = max(self.weight(self.draw(rng)) for _ in range(self.warmup))
             self.bound = min(1.0, max(found, 1e-6))

@@ -167,11 +167,11 @@ def compact_space(view: View) -> Space | None:
     the trumps named (:func:`trump_weight`) while inference is on."""
     if view["phase"] != "play":
         return None
-    sample = compact_king.Sampler(view).sample
+    sampler = compact_king.Sampler(view)
     weight = trump_weight(view) if inference.ENABLED else None
-    if weight is not None:
-        sample = inference.Weighted(sample, weight).sample
-    return card_space(sample, compact_king.easy_rollout)
+    if weight is None:
+        return card_space(sampler, compact_king.easy_rollout)
+    return card_space(inference.Weighted(sampler.sample, weight), compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))

@@ -71,7 +71,8 @@ def sampled_bid(
     options = sorted(legal, key=lambda b: (abs(int(b[4:]) - expected), int(b[4:])))
     options = [b for b in options if abs(int(b[4:]) - expected) <= BID_WINDOW + 0.5] or options
     seat = int(view["seat"])
-    sample = world_sampler(view, inference.ENABLED if infer is None else infer)
+    sampler = world_sampler(view, inference.ENABLED if infer is None else infer)
+    sample = sampler.fresh if isinstance(sampler, inference.Weighted) else sampler.sample
     players = int(view["players"])
     first = (int(view["dealer"]) + 1) % players
     hook = bool(view["options"]["hook"])
@@ -166,12 +167,14 @@ def bid_weight(view: View) -> Callable[[compact.CompactOhHell], float]:
     return weight
 
 
-def world_sampler(view: View, infer: bool) -> Callable[[random.Random], compact.CompactOhHell]:
+def world_sampler(
+    view: View, infer: bool
+) -> compact.Sampler | inference.Weighted[compact.CompactOhHell]:
     """Worlds of the view as compact states: weighted by the bids seen if ``infer``."""
     sampler = compact.Sampler(view)
     if not infer or all(bid is None for bid in view["bids"]):
-        return sampler.sample
-    return inference.Weighted(sampler.sample, bid_weight(view)).sample
+        return sampler
+    return inference.Weighted(sampler.sample, bid_weight(view))
 
 
 def _rank_among_others(card: str, hand: list[str]) -> int:

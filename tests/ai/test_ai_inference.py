@@ -36,7 +36,7 @@ def high_cards(hand: int, trump: int) -> int:
 
 def sampled_high_cards(game: OhHell, seat: int, infer: bool, worlds: int = 600) -> float:
     view = game.view(game.to_move)
-    sample = world_sampler(view, infer)
+    sample = world_sampler(view, infer).sample
     rng = random.Random(7)
     trump = SUITS.index(view["trumps"])
     return statistics.fmean(high_cards(sample(rng).hands[seat], trump) for _ in range(worlds))
@@ -56,7 +56,7 @@ def test_without_bids_or_inference_the_worlds_are_the_blind_ones() -> None:
     game = bidding(11, [])
     view = game.view(0)
     blind, inferred = world_sampler(view, False), world_sampler(view, True)
-    worlds = [blind(random.Random(3)), inferred(random.Random(3))]
+    worlds = [blind.sample(random.Random(3)), inferred.sample(random.Random(3))]
     assert worlds[0].hands == worlds[1].hands
 
 
@@ -92,6 +92,20 @@ def test_a_weighted_sampler_keeps_worlds_by_their_weight() -> None:
     kept = [weighted.sample(rng) for _ in range(4000)]
     odd = sum(1 for w in kept if w.value % 2) / len(kept)
     assert 0.75 < odd < 0.85  # 1 : 0.25 → 80 % odd
+
+
+def test_fresh_worlds_are_never_copies() -> None:
+    weighted = inference.Weighted(lambda rng: Token(rng.randrange(10**9)), lambda w: 1.0)
+    rng = random.Random(1)
+    seen = {weighted.fresh(rng).value for _ in range(200)}
+    assert len(seen) == 200
+    # the tree search's samples repeat kept worlds about three times in four
+    copies = 0
+    for _ in range(400):
+        value = weighted.sample(rng).value
+        copies += value in seen
+        seen.add(value)
+    assert 250 < copies < 350
 
 
 def test_strong_still_bids_legally_with_inference() -> None:
