@@ -40,9 +40,15 @@ from games.base import View
 EASY_SAMPLING = Sampling(min_worlds=6, max_worlds=12)
 #: Bids further than this from the count of likely winners are not tried.
 BID_WINDOW = 2
-#: The opponent model's spread: a bid d tricks off the hand's count has weight
-#: exp(-d² / 2·BID_SPREAD²) (d = 1: 0.46).
-BID_SPREAD = 1.0
+#: The opponent model: a bid is the hand's count of likely winners plus
+#: BID_LEAN per card dealt (at most BID_LEAN_CAP), give or take BID_SPREAD —
+#: a bid d tricks off that has weight exp(-d² / 2·BID_SPREAD²). Measured on
+#: 384 bids of strong (blind) and OpenSpiel's ISMCTSBot at 0.1 s, deals of
+#: 1-12 cards: bid - count averaged 0.13-0.29 at 1-3 cards, 0.49-0.58 at 4-6,
+#: 0.86-0.98 at 7-9, 0.79-0.93 at 10-12, spread 0.8.
+BID_LEAN = 0.1
+BID_LEAN_CAP = 0.9
+BID_SPREAD = 0.8
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -144,15 +150,17 @@ def likely_tricks_mask(hand: int, trump: int, players: int) -> float:
 def bid_weight(view: View) -> Callable[[compact.CompactOhHell], float]:
     """How likely a world makes the bids the seat has seen: the product, over
     the opponents who bid, of the opponent model's weight of that bid for the
-    hand the world gives them (their cards now and the ones they played)."""
+    hand the world gives them (their cards now and the ones they played;
+    :data:`BID_SPREAD`)."""
     seat = int(view["seat"])
     players = int(view["players"])
     played = [0] * players
     for plays in [done["cards"] for done in view["history"]] + [view["trick"]]:
         for who, card in plays:
             played[who] |= mask_of([card])
+    lean = min(BID_LEAN * int(view["deal_size"]), BID_LEAN_CAP)
     bids = [
-        (other, int(bid))
+        (other, int(bid) - lean)
         for other, bid in enumerate(view["bids"])
         if other != seat and bid is not None
     ]
