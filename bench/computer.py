@@ -13,7 +13,8 @@ end early). Per deal the hero's *margin* is its deal score minus the mean of
 the field's (penalties count negative), and it *wins* a deal when it scores
 strictly best (a tie with the best counts half). Both are reported with 95%
 confidence intervals over the duplicate units, and the hero's think time per
-decision (decisions with a real choice only) as mean and p95.
+decision (decisions with a real choice only) as mean and p95, and the
+field's mean, measured in the same run.
 
 Think time: strong and the reference get ``--think`` seconds per move (the
 same for both), normal 0.3 of it and at most its game's samples (200, fewer
@@ -28,9 +29,10 @@ with the ``hook`` on so both engines offer the same bids and deals of 1–12
 cards (OpenSpiel has no no-trump deal). Elsewhere it is the hand-written
 IS-MCTS of bench/reference.py (``handmade`` names it in Oh Hell too). Both
 get strong's think time; their UCT constant per game is :data:`REFERENCE_C`
-(the best of a small grid, docs/computer-players.md), on rewards divided by
-the game's scale. A level ``name@c`` plays with UCT constant ``c`` instead
-(``ismcts@0.5``, ``reference@3``), ``name@c/s`` also with the scale ``s``.
+(the best of a small grid where measured — Oh Hell, Eleven —,
+docs/computer-players.md), on rewards divided by the game's scale. A level
+``name@c`` plays with UCT constant ``c`` instead (``ismcts@0.5``,
+``reference@3``), ``name@c/s`` also with the scale ``s``.
 ``strong-blind`` and ``normal-blind`` are the levels without inference (their
 worlds not weighted by the bids seen; ``games/ai/inference.py``),
 ``strong-rollout`` strong without its exact endings (``games/ai/endgame.py``),
@@ -43,6 +45,7 @@ from "computer to move" to the move (queueing included), p50 and p95.
     .venv/bin/python bench/computer.py --scale 0.5 --games eleven king
     .venv/bin/python bench/computer.py --pairs strong:reference --games oh_hell --think 0.25
     .venv/bin/python bench/computer.py --pairs strong:ismcts@0.5 strong:ismcts@3 --games oh_hell
+    .venv/bin/python bench/computer.py --pairs strong:strong-blind --games king --starts 6 7 8 9
     .venv/bin/python bench/computer.py --load
 """
 
