@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
+STAMP_BENCH := $(VENV)/.installed-bench
 
 .PHONY: run test lint typecheck bench soak clean
 
@@ -19,6 +20,11 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(STAMP_RUN)
 
+# The benchmarks' extra: OpenSpiel, the computer players' yardstick in Oh Hell.
+$(STAMP_BENCH): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@ $(STAMP_DEV) $(STAMP_RUN)
+
 run: $(STAMP_RUN)
 	$(BIN)/python -m bot
 
@@ -33,8 +39,11 @@ test: $(STAMP_DEV)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP_DEV)
+# Engines and search states (OpenSpiel's oh_hell side by side), then strong
+# against OpenSpiel's ISMCTSBot in Oh Hell at a small budget (docs/computer-players.md).
+bench: $(STAMP_BENCH)
 	$(BIN)/python bench/games.py
+	$(BIN)/python bench/computer.py --games oh_hell --pairs strong:reference --think 0.25 --scale 0.5
 
 soak: $(STAMP_DEV)
 	$(BIN)/python bench/soak.py

@@ -13,7 +13,8 @@ end early). Per deal the hero's *margin* is its deal score minus the mean of
 the field's (penalties count negative), and it *wins* a deal when it scores
 strictly best (a tie with the best counts half). Both are reported with 95%
 confidence intervals over the duplicate units, and the hero's think time per
-decision (decisions with a real choice only) as mean and p95.
+decision (decisions with a real choice only) as mean and p95, and the
+field's mean, measured in the same run.
 
 Think time: strong and the reference get ``--think`` seconds per move (the
 same for both), normal 0.3 of it and at most its game's samples (200, fewer
@@ -21,14 +22,21 @@ in Rummy and Mau-Mau; ``--normal N``: another cap). ``--playouts`` uses
 playout budgets instead
 (reproducible, for strong vs easy and normal vs easy only).
 
-The reference (:func:`reference_move`) is a plain information-set MCTS in the
-manner of OpenSpiel's Python ``ISMCTSBot``: UCT with c = 1.5 on the raw deal
-score, uniformly random rollouts, a fresh sampled world per simulation, nodes
-keyed by the mover's information (the public actions since the root and the
-mover's own hand), the most visited root action chosen. In Oh Hell it runs on
-the search's compact state, which is about as fast as OpenSpiel's C++ engine
-driven from Python (the issue's reference ran on that engine); elsewhere on
-the rules engine, as Koloda's search does.
+The reference is the yardstick each game is measured against. In Oh Hell
+it is OpenSpiel's own ``ISMCTSBot`` on OpenSpiel's C++ ``oh_hell``
+(bench/spiel_oh_hell.py; ``--install`` installs the ``bench`` extra first),
+with the ``hook`` on so both engines offer the same bids and deals of 1–12
+cards (OpenSpiel has no no-trump deal). Elsewhere it is the hand-written
+IS-MCTS of bench/reference.py (``handmade`` names it in Oh Hell too). Both
+get strong's think time; their UCT constant per game is :data:`REFERENCE_C`
+(the best of a small grid where measured — Oh Hell, Eleven —,
+docs/computer-players.md), on rewards divided by the game's scale. A level
+``name@c`` plays with UCT constant ``c`` instead (``ismcts@0.5``,
+``reference@3``), ``name@c/s`` also with the scale ``s``.
+``strong-blind`` and ``normal-blind`` are the levels without inference (their
+worlds not weighted by the bids seen; ``games/ai/inference.py``),
+``strong-rollout`` strong without its exact endings (``games/ai/endgame.py``),
+``strong-blind-rollout`` without either.
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -36,6 +44,8 @@ from "computer to move" to the move (queueing included), p50 and p95.
 
     .venv/bin/python bench/computer.py --scale 0.5 --games eleven king
     .venv/bin/python bench/computer.py --pairs strong:reference --games oh_hell --think 0.25
+    .venv/bin/python bench/computer.py --pairs strong:ismcts@0.5 strong:ismcts@3 --games oh_hell
+    .venv/bin/python bench/computer.py --pairs strong:strong-blind --games king --starts 6 7 8 9
     .venv/bin/python bench/computer.py --load
 """
 
@@ -43,9 +53,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
 import math
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -53,14 +66,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from reference import SCALES, reference_move
+from spiel_oh_hell import spiel_move
+
 from games import REGISTRY
-from games.ai import PLAYBOOKS, Budget, choose, level_budget
-from games.ai import compact_oh_hell as compact
-from games.ai.compact import INDEX, NAMES
-from games.base import Event, Game, View
+from games.ai import Budget, choose, endgame, inference, level_budget
+from games.base import Event, Game
 
 
 @dataclass(frozen=True)
@@ -83,8 +98,8 @@ TABLES: dict[str, Table] = {
     "fifteen": Table(2, {"chips": 100, "deals": 10}, deals=10, seeds=60),
     "rummy": Table(2, {"target": 1000}, deals=1, seeds=40),
     "mau_mau": Table(2, {"limit": 1000}, deals=2, seeds=280, lower_is_better=True),
-    # Trump deals of 1-8 cards (the 12-card deals cost most and say the same).
-    "oh_hell": Table(4, {}, deals=1, seeds=40, starts=tuple(range(8))),
+    # Every trump deal, 1-12 cards, the hook on: OpenSpiel's oh_hell offers the same bids.
+    "oh_hell": Table(4, {"hook": True}, deals=1, seeds=48, starts=tuple(range(12))),
     # Every deal of the programme: six negative, four trump deals.
     "king": Table(4, {}, deals=1, seeds=20, starts=tuple(range(10))),
 }
@@ -92,8 +107,9 @@ TABLES: dict[str, Table] = {
 CHEAP_FACTOR = 4
 
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
-#: The reference's UCT constant and think time (per move, as strong's).
-REFERENCE_C = 1.5
+#: The reference's UCT constant per game, on rewards divided by the game's scale
+#: (the best of the grid 0.5, 1, 1.5, 2, 3 where measured; docs/computer-players.md).
+REFERENCE_C = {**{game_id: 1.5 for game_id in TABLES}, "oh_hell": 1.0}
 
 
 @dataclass
@@ -111,120 +127,11 @@ class Seating:
     margins: list[float]
     wins: list[float]
     think: list[float]
+    #: The field's think time per decision with a real choice.
+    field_think: list[float] = field(default_factory=list)
     #: Oh Hell: per deal, 1.0 if the hero made its bid; and the field's share.
     made: list[float] = field(default_factory=list)
     field_made: list[float] = field(default_factory=list)
-
-
-# ---------------------------------------------------------------- the reference
-
-
-class RefNode:
-    """Statistics of one information set's actions (visits, summed returns)."""
-
-    __slots__ = ("returns", "visits")
-
-    def __init__(self) -> None:
-        self.visits: dict[str, int] = {}
-        self.returns: dict[str, float] = {}
-
-
-def reference_move(game_id: str, view: View, seconds: float, seed: int) -> str:
-    """A plain IS-MCTS move (OpenSpiel ``ISMCTSBot`` style, see the module docstring).
-
-    It runs on the compact state where Koloda's search has one (as fast as
-    OpenSpiel's C++ engine from Python in Oh Hell, bench/games.py, like the
-    issue's reference), bidding included in Oh Hell; elsewhere on the rules
-    engine, like Koloda's own search.
-    """
-    legal: list[str] = view["legal"]
-    if len(legal) == 1:
-        return legal[0]
-    rng = random.Random(seed)
-    playbook = PLAYBOOKS[game_id]
-    space = playbook.compact(view) if playbook.compact is not None else None
-    if space is not None and game_id != "oh_hell":
-        sample: Callable[[random.Random], Any] = space.sample
-        encode, decode = space.encode, space.decode
-    elif game_id == "oh_hell":
-        sampler = compact.Sampler(view)
-        sample = sampler.sample
-
-        def encode(action: str) -> int:
-            return compact.BID + int(action[4:]) if action[:4] == "bid:" else INDEX[action]
-
-        def decode(action: int) -> str:
-            return f"bid:{action - compact.BID}" if action >= compact.BID else NAMES[action]
-    else:
-        cls = REGISTRY[game_id]
-
-        def sample(r: random.Random) -> Any:
-            return cls.determinize(view, r)
-
-        def encode(action: str) -> Any:
-            return action
-
-        decode = encode
-    root_legal = [encode(a) for a in legal]
-    nodes: dict[tuple[Any, ...], RefNode] = {}
-    root: RefNode | None = None
-    stop = time.perf_counter() + seconds
-    while time.perf_counter() < stop:
-        root = _reference_simulation(sample(rng), root_legal, nodes, rng)
-    if root is None:
-        return legal[rng.randrange(len(legal))]
-    return decode(max(root_legal, key=lambda a: root.visits.get(a, 0)))
-
-
-def _info_key(world: Any, mover: int, actions: tuple[Any, ...]) -> tuple[Any, ...]:
-    hand = world.hands[mover]
-    return (mover, actions, hand if isinstance(hand, int) else tuple(sorted(hand)))
-
-
-def _reference_simulation(
-    world: Any,
-    root_legal: list[Any],
-    nodes: dict[tuple[Any, ...], RefNode],
-    rng: random.Random,
-) -> RefNode:
-    """One simulation: select and expand by UCT over information sets, random
-    rollout, back up raw deal gains; returns the root node."""
-    before = list(world.scores)
-    deal_no = world.deal_no
-    actions: tuple[Any, ...] = ()
-    path: list[tuple[RefNode, Any, int]] = []
-    expanding = True
-    while world.to_move is not None and world.deal_no == deal_no:
-        mover = world.to_move
-        legal = root_legal if not actions else world.legal_actions(mover)
-        if expanding:
-            key = _info_key(world, mover, actions)
-            node = nodes.get(key)
-            if node is None:
-                node = nodes[key] = RefNode()
-                expanding = False  # expand one node, then roll out
-            untried = [a for a in legal if a not in node.visits]
-            if untried:
-                action = untried[rng.randrange(len(untried))]
-            else:
-                total = sum(node.visits[a] for a in legal)
-                action = max(
-                    legal,
-                    key=lambda a: (
-                        node.returns[a] / node.visits[a]
-                        + REFERENCE_C * math.sqrt(math.log(total) / node.visits[a])
-                    ),
-                )
-            path.append((node, action, mover))
-        else:
-            action = legal[rng.randrange(len(legal))]
-        world._apply(mover, action)
-        actions = (*actions, action)
-    gains = [float(a - b) for a, b in zip(world.scores, before, strict=True)]
-    for node, action, mover in path:
-        node.visits[action] = node.visits.get(action, 0) + 1
-        node.returns[action] = node.returns.get(action, 0.0) + gains[mover]
-    return path[0][0]
 
 
 # ---------------------------------------------------------------- playing
@@ -233,16 +140,31 @@ def _reference_simulation(
 def agent(
     level: str, game_id: str, budgets: dict[str, Budget | None], think: float
 ) -> Callable[[Game, int, int], str]:
-    """A move chooser: random, the reference or ``choose`` at ``level``, seeded per move."""
+    """A move chooser: random, a reference or ``choose`` at ``level``, seeded per move
+    (see the module docstring for the levels' names)."""
+    name, _, tuning = level.partition("@")
+    uct, _, scaled = tuning.partition("/")
+    uct_c = float(uct) if uct else REFERENCE_C[game_id]
+    scale = float(scaled) if scaled else SCALES[game_id]
+    if name == "reference" and game_id == "oh_hell":
+        name = "ismcts"
+    name, *handicaps = name.split("-")
+    switches = {"blind": inference, "rollout": endgame}
+    off = [switches[handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:
         view = game.view(seat)
-        if level == "random":
+        if name == "random":
             legal = view["legal"]
             return str(legal[random.Random(salt).randrange(len(legal))])
-        if level == "reference":
-            return reference_move(game_id, view, think, salt)
-        return choose(game_id, view, level, salt, budgets.get(level))
+        if name == "ismcts":
+            return spiel_move(view, think, salt, uct_c, scale)
+        if name in ("reference", "handmade"):
+            return reference_move(game_id, view, think, salt, uct_c, scale)
+        with contextlib.ExitStack() as stack:
+            for module in off:
+                stack.enter_context(mock.patch.object(module, "ENABLED", False))
+            return choose(game_id, view, name, salt, budgets.get(name))
 
     return move
 
@@ -288,8 +210,8 @@ def play_seating(
         started = time.perf_counter()
         choice = players[level](game, seat, salt)
         spent = time.perf_counter() - started
-        if seat == hero_seat and len(game.legal_actions(seat)) > 1:
-            result.think.append(spent)
+        if len(game.legal_actions(seat)) > 1:
+            (result.think if seat == hero_seat else result.field_think).append(spent)
         events = game.apply(seat, choice)
         moves += 1
         if game.finished or game.deal_no != deal_no:
@@ -330,8 +252,9 @@ def play_seed(
     field_: str,
     budgets: dict[str, Budget | None],
     think: float,
-) -> tuple[list[Unit], list[float], list[float], list[float]]:
-    """All seatings of one seed, folded into duplicate units per deal."""
+) -> tuple[list[Unit], Seating]:
+    """All seatings of one seed, folded into duplicate units per deal, and
+    their think times and bids made pooled (as one :class:`Seating`)."""
     players = TABLES[game_id].players
     seatings = [
         play_seating(game_id, seed, s, hero, field_, budgets, think) for s in range(players)
@@ -344,9 +267,13 @@ def play_seed(
         )
         for d in range(deals)
     ]
-    made = [m for s in seatings for m in s.made]
-    field_made = [m for s in seatings for m in s.field_made]
-    return units, [t for s in seatings for t in s.think], made, field_made
+    pooled = Seating([], [], [])
+    for seating in seatings:
+        pooled.think += seating.think
+        pooled.field_think += seating.field_think
+        pooled.made += seating.made
+        pooled.field_made += seating.field_made
+    return units, pooled
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -382,26 +309,27 @@ def run_pair(
         for n in range(first, first + seeds)
     ]
     units: list[Unit] = []
-    times: list[float] = []
-    made: list[float] = []
-    field_made: list[float] = []
+    pooled = Seating([], [], [])
     for future in futures:
-        seed_units, seed_think, seed_made, seed_field = future.result()
+        seed_units, seed = future.result()
         units += seed_units
-        times += seed_think
-        made += seed_made
-        field_made += seed_field
+        pooled.think += seed.think
+        pooled.field_think += seed.field_think
+        pooled.made += seed.made
+        pooled.field_made += seed.field_made
+    times, made, field_made = pooled.think, pooled.made, pooled.field_made
     margins = [statistics.fmean(u.margins) for u in units]
     wins = [statistics.fmean(u.wins) for u in units]
     margin, margin_ci = interval(margins)
     win, win_ci = interval(wins)
     verdict = "yes" if margin - margin_ci > 0 else "no" if margin + margin_ci > 0 else "below"
     mean_ms = statistics.fmean(times) * 1000 if times else 0.0
+    field_ms = statistics.fmean(pooled.field_think) * 1000 if pooled.field_think else 0.0
     bids = f"{statistics.fmean(made):.0%} / {statistics.fmean(field_made):.0%}" if made else "—"
     return (
         f"| {game_id} | {hero} vs {field_} | {len(units)} | {win:.1%} ± {win_ci:.1%} "
         f"| {margin:+.2f} ± {margin_ci:.2f} | {verdict} | {bids} | {mean_ms:.0f} "
-        f"| {percentile(times, 0.95) * 1000:.0f} |"
+        f"| {percentile(times, 0.95) * 1000:.0f} | {field_ms:.0f} |"
     )
 
 
@@ -495,20 +423,35 @@ def main() -> None:
     parser.add_argument(
         "--first", type=int, default=0, help="skip this many seeds (a run that adds deals)"
     )
+    parser.add_argument(
+        "--starts", type=int, nargs="*", help="the deals a match may start at (King 6-9: trumps)"
+    )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--install", action="store_true", help="install the bench extra (OpenSpiel) first"
+    )
     parser.add_argument("--load", action="store_true", help="measure waiting under load")
     parser.add_argument("--load-seconds", type=float, default=20.0)
     args = parser.parse_args()
+    if args.install:
+        root = Path(__file__).resolve().parent.parent
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "-e", f"{root}[bench]"],
+            check=True,
+        )
     if args.load:
         for game_id in args.games if args.games != list(TABLES) else ["oh_hell"]:
             run_load(game_id, args.load_seconds)
         return
     print(
         "| game | pairing | deals | hero wins | hero margin / deal | CI > 0 "
-        "| bids made hero / field | think mean ms | think p95 ms |"
+        "| bids made hero / field | think mean ms | think p95 ms | field think mean ms |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     started = time.perf_counter()
+    if args.starts:
+        for game_id in args.games:
+            TABLES[game_id] = dataclasses.replace(TABLES[game_id], starts=tuple(args.starts))
     with ProcessPoolExecutor(args.workers) as pool:
         for game_id in args.games:
             budgets = game_budgets(game_id, args.think, args.playouts, args.normal)

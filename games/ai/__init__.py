@@ -13,7 +13,8 @@ games to keep in step.
 - ``normal``: information-set MCTS for the trick games, determinized
   Monte-Carlo search for Rummy and Mau-Mau, the easy policy playing the
   playouts (200 samples, at most 0.3 s; Rummy and Mau-Mau 24 worlds).
-- ``strong``: the same searches with 1 s.
+- ``strong``: the same searches with 1 s; the last few cards of a trick deal
+  solved exactly over sampled deals (``games.ai.endgame``).
 
 The result is reproducible for a given seed under a playout budget; a time
 budget may see more or fewer samples on a busier machine.
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import ismcts
+from games.ai import endgame, ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
@@ -162,6 +163,19 @@ def decide(
     if cut_short and stop_at <= started:
         return account(prior, 0)
     candidates = playbook.shortlist(view, prior) if playbook.shortlist else legal
+    space = playbook.compact(view) if playbook.tree and playbook.compact else None
+    ending_cards = playbook.endgame if endgame.ENABLED else 0
+    if level == "strong" and space is not None and len(view["hand"]) <= ending_cards:
+        ending = endgame.play_ending(
+            space.fresh or space.sample,
+            int(view["seat"]),
+            [space.encode(action) for action in legal],
+            space.rewards,
+            rng,
+            worlds=budget.playouts,
+            stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
+        )
+        return account(space.decode(ending.action), len(ending.table[ending.action]))
     if playbook.tree:
         found = ismcts.search(
             REGISTRY[game_id],
@@ -174,7 +188,7 @@ def decide(
             stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
             max_moves=playbook.max_moves,
             fallback=prior,
-            space=playbook.compact(view) if playbook.compact else None,
+            space=space,
         )
         return account(found.action, found.iterations)
     playout = Playout(

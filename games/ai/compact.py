@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Generic, Self, TypeVar
 
+from games.ai.inference import Weighted
 from games.ai.ismcts import Rewards, Rollout, Space
 from games.base import Event, View
 from games.cards import RANK_STRENGTH, SUITS
@@ -369,14 +370,14 @@ def rewards(start: Any, end: Any, events: list[Event]) -> list[float]:
 
 
 def card_space(
-    sampler: Sampler[Any],
+    sampler: Sampler[Any] | Weighted[Any],
     rollout: Rollout,
     rewards: Rewards = rewards,
     encode: Callable[[str], int] = INDEX.__getitem__,
     decode: Callable[[int], str] = NAMES.__getitem__,
 ) -> Space:
-    """The search space of a compact state: worlds from ``sampler``, actions as
+    """The search space of a compact state: worlds from ``sampler`` (weighted by
+    inference or not), actions as
     card indexes (``encode``/``decode`` from and to the view's actions)."""
-    return Space(
-        sample=sampler.sample, encode=encode, decode=decode, rollout=rollout, rewards=rewards
-    )
+    fresh = sampler.fresh if isinstance(sampler, Weighted) else None
+    return Space(sampler.sample, encode, decode, rollout, rewards, fresh)

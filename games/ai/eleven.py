@@ -105,4 +105,5 @@ PLAYBOOK = Playbook(
     tree=True,
     rewards=rewards,
     compact=compact_space,
+    endgame=4,
 )

@@ -48,7 +48,9 @@ class Space:
     ``sample`` deals worlds in that representation; ``encode``/``decode``
     translate the view's actions to and from its actions. Worlds must offer
     ``to_move``, ``deal_no``, ``legal_actions``, ``_apply`` and ``clone``
-    like a :class:`~games.base.Game`.
+    like a :class:`~games.base.Game`. ``fresh`` samples independent worlds
+    where ``sample`` may repeat one (``games.ai.inference``); None: ``sample``
+    never does.
     """
 
     sample: Sample
@@ -56,6 +58,7 @@ class Space:
     decode: Callable[[Any], str]
     rollout: Rollout
     rewards: Rewards
+    fresh: Sample | None = None
 
 
 #: The UCB exploration constant, for rewards scaled to about [-1, 1].

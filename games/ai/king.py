@@ -5,14 +5,20 @@ in a negative deal it stays under the winning card while the trick can still
 cost something, sheds the contract's penalty cards when void, and gets rid of
 high cards while tricks are harmless (the early tricks of ``no_last_tricks``).
 In the lottery it plays the card that frees most of its own cards behind it.
+
+Normal and strong *infer* who holds what from the trumps named
+(``games.ai.inference``): in a trump deal the opponent who named trumps
+most likely named his longest suit (the easy policy's choice), so deals that
+give him a short trump suit are drawn less often (:func:`trump_weight`).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from games.ai import compact_king
-from games.ai.compact import card_space
+from games.ai import compact_king, inference
+from games.ai.compact import SUIT_MASKS, card_space, mask_of
 from games.ai.estimate import Sampling, best_option, deal_gains
 from games.ai.ismcts import Space, relative
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -29,6 +35,10 @@ from games.ai.trickplay import (
 from games.base import Game, View
 from games.cards import SUITS, strength
 from games.king import LADDER, King, card_penalty
+
+#: The opponent model's spread: naming a suit d cards shorter than the longest has
+#: weight exp(-d² / 2·TRUMP_SPREAD²).
+TRUMP_SPREAD = 1.0
 
 #: How many deals easy samples to name trumps.
 EASY_SAMPLING = Sampling(min_worlds=4, max_worlds=8)
@@ -123,12 +133,45 @@ def _trick_can_cost(view: View, penalty: dict[str, int], number: int) -> bool:
     ) or any(card_penalty(penalty, c) > 0 for c in mine)
 
 
+def trump_weight(view: View) -> Callable[[compact_king.CompactKing], float] | None:
+    """How likely a world makes the trumps named, for a trump deal where an
+    opponent named them (None otherwise): the suit named against his longest,
+    in the hand the world gives him (his cards now and the ones he played)."""
+    if view["trumps"] is None or view["contract"] != "trump":
+        return None
+    players = int(view["players"])
+    chooser = (int(view["dealer"]) + 1) % players
+    if chooser == int(view["seat"]):
+        return None
+    named = SUIT_MASKS[SUITS.index(view["trumps"])]
+    played = mask_of(
+        [
+            c
+            for plays in [d["cards"] for d in view["history"]] + [view["trick"]]
+            for who, c in plays
+            if who == chooser
+        ]
+    )
+
+    def weight(world: compact_king.CompactKing) -> float:
+        hand = world.hands[chooser] | played
+        longest = max((hand & suit).bit_count() for suit in SUIT_MASKS)
+        return inference.gaussian(longest - (hand & named).bit_count(), TRUMP_SPREAD)
+
+    return weight
+
+
 def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching a trick deal's play (None otherwise:
-    the lottery and naming trumps stay on the engine)."""
+    the lottery and naming trumps stay on the engine); its worlds weighted by
+    the trumps named (:func:`trump_weight`) while inference is on."""
     if view["phase"] != "play":
         return None
-    return card_space(compact_king.Sampler(view), compact_king.easy_rollout)
+    sampler = compact_king.Sampler(view)
+    weight = trump_weight(view) if inference.ENABLED else None
+    if weight is None:
+        return card_space(sampler, compact_king.easy_rollout)
+    return card_space(inference.Weighted(sampler.sample, weight), compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))
@@ -141,4 +184,5 @@ PLAYBOOK = Playbook(
     sampled=sampled_trumps,
     sampled_phase="trump_choice",
     compact=compact_space,
+    endgame=3,
 )

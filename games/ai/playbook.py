@@ -89,7 +89,9 @@ class Playbook:
     ``compact`` may give the tree search a faster representation of the view.
     ``normal_samples`` caps the normal level's samples in this game (None:
     the level's usual cap; see ``games.ai.level_budget``; strong has only its
-    time).
+    time). ``endgame``: once the seat holds this many cards or fewer, strong
+    solves the rest of the deal exactly over sampled worlds of ``compact``
+    (``games.ai.endgame``); 0: never.
     """
 
     easy: Policy
@@ -105,3 +107,4 @@ class Playbook:
     sampled_phase: str | None = None
     compact: Callable[[View], Space | None] | None = None
     normal_samples: int | None = None
+    endgame: int = 0

@@ -1,0 +1,113 @@
+"""Endings played exactly: the solver is exhaustive play, and no move it picks is dominated."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ai import PLAYBOOKS, Budget, decide, endgame
+from games.ai import compact_oh_hell as compact
+from games.ai.compact import INDEX, rewards
+from games.ai.ismcts import relative
+from games.oh_hell import OhHell
+
+
+def ending(seed: int, cards: int, size: int = 6) -> OhHell:
+    """A 4-player Oh Hell deal of ``size`` cards, bid and played at random until
+    the seat to move holds ``cards`` (maybe mid-trick)."""
+    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
+    game.deal_no = size - 1
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    rng = random.Random(seed)
+    while game.phase == "bid" or len(game.hands[game.to_move]) > cards:
+        seat = game.to_move
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def exhaustive(game: OhHell, deal_no: int, before: list[int]) -> list[float]:
+    """The rules engine played out by every seat trying every card, each taking
+    the one best for itself (the first on a tie): relative deal scores."""
+    seat = game.to_move
+    if seat is None or game.deal_no != deal_no:
+        return relative([float(a - b) for a, b in zip(game.scores, before, strict=True)])
+    best: list[float] | None = None
+    for action in game.legal_actions(seat):
+        after = game.clone()
+        after._apply(seat, action)
+        values = exhaustive(after, deal_no, before)
+        if best is None or values[seat] > best[seat]:
+            best = values
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_solver_agrees_with_exhaustive_play(seed: int) -> None:
+    game = ending(seed, 2 + seed % 2)
+    view = game.view(game.to_move)
+    state = compact.from_view(view, [list(hand) for hand in game.hands])
+    solved = endgame.solve(state, state.clone(), rewards, {})
+    assert solved == pytest.approx(exhaustive(game, game.deal_no, list(game.scores)))
+
+
+def test_each_move_is_worth_what_exhaustive_play_after_it_makes() -> None:
+    game = ending(3, 3)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    state = compact.from_view(view, [list(hand) for hand in game.hands])
+    legal = game.legal_actions(seat)
+    values = endgame.move_values(state, seat, [INDEX[a] for a in legal], rewards)
+    for action, value in zip(legal, values, strict=True):
+        after = game.clone()
+        after._apply(seat, action)
+        assert value == pytest.approx(exhaustive(after, game.deal_no, list(game.scores))[seat])
+
+
+def test_a_dominated_move_is_never_picked() -> None:
+    table: dict[Any, list[float]] = {
+        "a": [1.0, 2.0, 0.0],
+        "b": [1.0, 3.0, 0.0],
+        "c": [9.0, -9.0, 0.0],
+    }
+    assert endgame.undominated(table) == ["b", "c"]
+    assert endgame.pick(table) == "b"
+    # equal everywhere: neither dominates the other
+    assert endgame.undominated({"x": [1.0], "y": [1.0]}) == ["x", "y"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_dominated_move_in_generated_endings(seed: int) -> None:
+    game = ending(100 + seed, 2 + seed % 2, size=4 + seed % 5)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    space = PLAYBOOKS["oh_hell"].compact(view)
+    assert space is not None
+    found = endgame.play_ending(
+        space.sample,
+        seat,
+        [space.encode(a) for a in view["legal"]],
+        space.rewards,
+        random.Random(seed),
+        worlds=40,
+    )
+    assert found.action in endgame.undominated(found.table)
+    means = {move: sum(values) / len(values) for move, values in found.table.items()}
+    assert means[found.action] == max(means.values())
+
+
+def test_strong_solves_the_ending_and_normal_searches() -> None:
+    game = ending(7, 3)
+    view = game.view(game.to_move)
+    strong = decide("oh_hell", view, "strong", 1, Budget(playouts=30))
+    assert strong.action in view["legal"]
+    assert strong.samples <= 30
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(endgame, "play_ending", None)  # a call would fail
+        normal = decide("oh_hell", view, "normal", 1, Budget(playouts=30))
+    assert normal.action in view["legal"]

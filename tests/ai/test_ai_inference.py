@@ -1,0 +1,148 @@
+"""Inference: the worlds normal and strong sample follow the bids and trumps they have seen."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+
+import pytest
+
+from games.ai import Budget, choose, inference
+from games.ai import king as ai_king
+from games.ai.compact import SUIT_MASKS, mask_of
+from games.ai.oh_hell import likely_tricks, likely_tricks_mask, world_sampler
+from games.cards import SUITS
+from games.king import King
+from games.oh_hell import OhHell
+
+
+def bidding(seed: int, bids: list[int], size: int = 6) -> OhHell:
+    """A 4-player deal of ``size`` cards, dealer 3, seats 0.. having bid ``bids``."""
+    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
+    game.deal_no = size - 1
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    for seat, bid in enumerate(bids):
+        game.apply(seat, f"bid:{bid}")
+    return game
+
+
+def high_cards(hand: int, trump: int) -> int:
+    """Aces, kings and trumps in a compact hand."""
+    high = sum(1 << c for c in range(52) if c % 13 >= 11)
+    return (hand & high).bit_count() + (hand & SUIT_MASKS[trump] & ~high).bit_count()
+
+
+def sampled_high_cards(game: OhHell, seat: int, infer: bool, worlds: int = 600) -> float:
+    view = game.view(game.to_move)
+    sample = world_sampler(view, infer).sample
+    rng = random.Random(7)
+    trump = SUITS.index(view["trumps"])
+    return statistics.fmean(high_cards(sample(rng).hands[seat], trump) for _ in range(worlds))
+
+
+def test_an_opponent_who_bid_0_is_dealt_fewer_high_cards() -> None:
+    game = bidding(11, [0, 3, 1])
+    blind = sampled_high_cards(game, 0, infer=False)
+    inferred = sampled_high_cards(game, 0, infer=True)
+    # 600 worlds each: the standard error of either mean is about 0.05
+    assert inferred < blind - 0.4
+    # ... and the one who bid 3 more than blind sampling gives him
+    assert sampled_high_cards(game, 1, infer=True) > sampled_high_cards(game, 1, infer=False) + 0.4
+
+
+def test_without_bids_or_inference_the_worlds_are_the_blind_ones() -> None:
+    game = bidding(11, [])
+    view = game.view(0)
+    blind, inferred = world_sampler(view, False), world_sampler(view, True)
+    worlds = [blind.sample(random.Random(3)), inferred.sample(random.Random(3))]
+    assert worlds[0].hands == worlds[1].hands
+
+
+def test_the_compact_count_is_the_count() -> None:
+    rng = random.Random(2)
+    deck = OhHell.new(4, seed=1).deck_cards()
+    for _ in range(300):
+        size = rng.randint(1, 12)
+        hand = rng.sample(deck, size)
+        trumps = rng.choice([*SUITS, None])
+        trump = SUITS.index(trumps) if trumps else -1
+        for players in (3, 4, 5):
+            assert likely_tricks_mask(mask_of(hand), trump, players) == pytest.approx(
+                likely_tricks(hand, trumps, players)
+            )
+
+
+@dataclass
+class Token:
+    """A world that is only a number."""
+
+    value: int
+
+    def clone(self) -> Token:
+        return Token(self.value)
+
+
+def test_a_weighted_sampler_keeps_worlds_by_their_weight() -> None:
+    weighted = inference.Weighted(
+        lambda rng: Token(rng.randrange(1000)), lambda w: 1.0 if w.value % 2 else 0.25, reuse=0.0
+    )
+    rng = random.Random(4)
+    kept = [weighted.sample(rng) for _ in range(4000)]
+    odd = sum(1 for w in kept if w.value % 2) / len(kept)
+    assert 0.75 < odd < 0.85  # 1 : 0.25 → 80 % odd
+
+
+def test_fresh_worlds_are_never_copies() -> None:
+    weighted = inference.Weighted(lambda rng: Token(rng.randrange(10**9)), lambda w: 1.0)
+    rng = random.Random(1)
+    seen = {weighted.fresh(rng).value for _ in range(200)}
+    assert len(seen) == 200
+    # the tree search's samples repeat kept worlds about three times in four
+    copies = 0
+    for _ in range(400):
+        value = weighted.sample(rng).value
+        copies += value in seen
+        seen.add(value)
+    assert 250 < copies < 350
+
+
+def test_strong_still_bids_legally_with_inference() -> None:
+    game = bidding(5, [0, 2, 1])
+    view = game.view(3)
+    assert choose("oh_hell", view, "strong", 1, Budget(playouts=60)) in view["legal"]
+    game.apply(3, choose("oh_hell", view, "strong", 1, Budget(playouts=60)))
+    view = game.view(game.to_move)
+    assert choose("oh_hell", view, "strong", 1, Budget(playouts=60)) in view["legal"]
+
+
+def trump_deal(seed: int, named: str) -> King:
+    """A 4-player King trump deal, dealer 3: seat 0 has named ``named`` trumps."""
+    game = King.new(4, seed=seed, dealer=3)
+    game.deal_no = 6
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    game.apply(0, f"trump:{named}")
+    return game
+
+
+def test_an_opponent_who_named_trumps_is_dealt_more_of_them() -> None:
+    # seed 4: seat 0's hearts are not his longest suit, so the blind worlds say little
+    game = trump_deal(4, "H")
+    game.apply(0, game.legal_actions(0)[0])
+    view = game.view(1)
+    hearts = SUIT_MASKS[SUITS.index("H")]
+    counts = {}
+    for infer in (False, True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(inference, "ENABLED", infer)
+            space = ai_king.compact_space(view)
+        assert space is not None
+        rng = random.Random(9)
+        counts[infer] = statistics.fmean(
+            (space.sample(rng).hands[0] & hearts).bit_count() for _ in range(600)
+        )
+    assert counts[True] > counts[False] + 0.5
+    # the seat that named trumps itself infers nothing: its own sampler is blind
+    assert ai_king.trump_weight(game.view(0)) is None
