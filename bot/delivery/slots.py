@@ -6,7 +6,8 @@ worker per slot waits for its turn in the bot's one rate limiter and only then
 takes the newest screen, so a burst of changes (computer moves) becomes one
 edit, and an edit equal to what the message already shows is skipped. A screen
 Telegram did not take is delivered again with back-off; a screen that is not
-urgent for its viewer may wait a while for a newer one.
+urgent for its viewer may wait a while for a newer one, when the budget it needs
+is short (:meth:`bot.limiter.FloodLimiter.short`).
 
 With several workers the taken screen goes under the message's delivery lease
 (:mod:`bot.delivery.leases`); with one, straight to Telegram.
@@ -155,7 +156,12 @@ class Slots:
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
-        slot.wait = self.defer if how.deferred and not how.final and not how.repost else 0.0
+        # a screen not urgent for its viewer waits for a newer one only while the budget
+        # it needs is short; otherwise it goes now (its viewer sees the change at once)
+        limiter = self._calls.limiter
+        limiter.asked(slot.chat_id)  # sent or replaced: what the chat is asked for counts
+        may_wait = how.deferred and not how.final and not how.repost
+        slot.wait = self.defer if may_wait and limiter.short(slot.chat_id) else 0.0
         slot.priority = URGENT if how.urgent else LATER if how.deferred or how.final else NORMAL
         slot.repost = slot.repost or how.repost
         slot.force = slot.force or how.force
