@@ -136,6 +136,9 @@ AGED = 2
 #: (:meth:`FloodLimiter.short`).
 DEMAND_SPAN = 8
 DEMAND_SHORT = 0.5
+#: Seconds of the bot's sends queued for the overall pace that make its budget short
+#: however few came before.
+BACKLOG = 1.0
 
 
 @dataclass
@@ -312,9 +315,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     def short(self, chat_id: int | None) -> bool:
         """True when the budget a message to ``chat_id`` needs is short: the bot's requests
-        come at :data:`DEMAND_SHORT` of the overall pace or more (with a shared budget, or
-        this worker's last overall slot lay more than a slot ahead: other workers' sends
-        queue before ours), or requests queue for the chat's next slot, or screens are
+        come at :data:`DEMAND_SHORT` of the overall pace or more, or :data:`BACKLOG` of
+        them queue for it (with a shared budget, or this worker's last overall slot lay
+        more than a slot ahead: other workers' sends queue before ours), or requests
+        queue for the chat's next slot, or screens are
         asked for the chat at that share of its pace (a slot spent now is one its
         viewer's next turn waits for). A screen that may wait for a newer one waits only
         then."""
@@ -322,6 +326,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         overall = self.limits.overall
         if overall is not None and (
             self._demand_of(OVERALL, overall, now) >= DEMAND_SHORT
+            or len(self._queue) * overall.interval >= BACKLOG
             or self._overall_ahead > now + overall.interval
         ):
             return True

@@ -34,10 +34,11 @@ log = logging.getLogger(__name__)
 
 #: Seconds a screen that is not urgent for its viewer (a player's own hand right
 #: after their move: they know what they played, and the table shows it) may wait
-#: for a newer one when the budget it needs is short (``FloodLimiter.short``), so it
+#: for a newer one while the budget it needs is short (``FloodLimiter.short``), so it
 #: goes out together with their next turn's buttons, as one edit: a move then costs
-#: the table and one hand. With budget to spare it goes at once.
-DEFER = 10.0
+#: the table and one hand. Long enough for a round of four players who think; with
+#: budget to spare (or once there is again) it goes at once.
+DEFER = 30.0
 
 #: Told of a chat that refused us (403): a user's private chat (id > 0) or a group.
 ChatClosed = Callable[[int], Awaitable[None]]

@@ -100,6 +100,25 @@ async def test_a_held_back_hand_goes_by_itself_once_its_wait_is_over() -> None:
         assert sender.edits == [(5, 1, "hand after A♠")]
 
 
+async def test_a_held_back_hand_goes_once_the_budget_is_no_longer_short() -> None:
+    """A few seconds' rush on the token: Ann's hand waits while it lasts, then goes —
+    long before the defer window is over."""
+    io, sender, clock = recording_delivery(
+        Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
+    )
+    hand = hand_purpose(0)
+    io.show(1, hand, 5, turn("your move", 1), 1)
+    await clock.run(io.flush())
+    async with crowded(io.limiter, 5):
+        moved = clock.now()
+        io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
+        await clock.advance(3.0)
+        assert sender.edits == []  # the rush goes on
+        await clock.advance(7.0)
+        assert sender.edits == [(5, 1, "hand after A♠")]
+    assert 3.0 < sender.at["hand after A♠"] - moved < 10.0
+
+
 async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
     io, sender, clock = recording_delivery(
         Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
@@ -146,24 +165,26 @@ async def test_a_busy_chat_gets_its_players_turns_not_each_card_gone() -> None:
 
 
 async def test_a_table_never_waits_behind_other_chats_deferred_hands() -> None:
-    """Forty players' hands were deferred while the bot was busy; their waits end at
-    once, and a table moves just then: it takes the token's next slot, ahead of them."""
+    """Forty players' hands are deferred while the bot is busy, and their waits end at
+    once; a table moves just then: it takes the token's next slot, ahead of them."""
     limits = Limits()
-    io, sender, clock = recording_delivery(limits, defer=DEFER)
+    window = 10.0  # shorter than the rush
+    io, sender, clock = recording_delivery(limits, defer=window)
     players = range(100, 140)
     for user in players:
         io.show(1, hand_purpose(user), user, turn(f"hand {user} v1", 1), 1)
     io.show(1, TABLE, GROUP, screen("table v1"), 1, urgent=True)
     await clock.run(io.flush())
     await clock.advance(60.0)
-    async with crowded(io.limiter, 300):  # the rush is over before their waits end
+    async with crowded(io.limiter, 600):
         for user in players:
             io.show(1, hand_purpose(user), user, screen(f"hand {user} v2"), 2, deferred=True)
-    await clock.advance(DEFER)
-    assert not any(f"hand {user} v2" in sender.at for user in players[1:])
-    shown = clock.now()
-    io.show(1, TABLE, GROUP, screen("table v2"), 2, urgent=True)
-    await clock.run(io.flush())
+        await clock.advance(window - 0.01)
+        assert not any(f"hand {user} v2" in sender.at for user in players)
+        await clock.advance(0.01)
+        shown = clock.now()
+        io.show(1, TABLE, GROUP, screen("table v2"), 2, urgent=True)
+        await clock.run(io.flush())
     assert limits.overall is not None
     assert sender.at["table v2"] - shown <= limits.overall.interval + 1e-9
     # the hands queued behind it: without its priority it would have waited for them
