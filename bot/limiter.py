@@ -184,6 +184,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
         self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
         self._demand: dict[int, tuple[float, float]] = {}  # chat or OVERALL → (a second, when)
+        self._demand_kept = 4096  # how many chats' demand is kept before the quiet go
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         self._overall_ahead = 0.0  # when the last overall slot reserved in a shared budget opens
@@ -341,10 +342,13 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         span = DEMAND_SPAN * pace.per
         rate, at = self._demand.get(key, (0.0, now))
         self._demand[key] = (rate * math.exp((at - now) / span) + 1.0 / span, now)
-        if len(self._demand) > 4096:  # a quiet chat costs no memory
+        if len(self._demand) > self._demand_kept:  # a quiet chat costs no memory
             for quiet, (_, last) in list(self._demand.items()):
-                if now - last > span:
+                kept = self.limits.overall if quiet == OVERALL else self._chat_pace(quiet)
+                if now - last > DEMAND_SPAN * (kept or pace).per:
                     del self._demand[quiet]
+            # many chats are busy: look again once as many more are
+            self._demand_kept = max(4096, 2 * len(self._demand))
 
     def _demand_of(self, key: int, pace: Pace, now: float) -> float:
         """How much of ``pace`` is asked for ``key`` lately (1: all of it)."""
