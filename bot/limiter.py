@@ -44,7 +44,6 @@ import asyncio
 import heapq
 import itertools
 import logging
-import math
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +52,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.clock import Clock, LoopClock
+from bot.demand import Demand
 from bot.numbers import signed_number
 
 log = logging.getLogger(__name__)
@@ -130,11 +130,8 @@ class Limits:
 #: slot whatever waits with it (a reply in a group whose table moves every slot).
 AGED = 2
 
-#: How often a chat is asked for screens, and the bot for requests, is averaged over
-#: this many of its pace's periods (8 s for a private chat and for the bot's 30 a
-#: second); at this share of the pace or more it has no slot to spare
-#: (:meth:`FloodLimiter.short`).
-DEMAND_SPAN = 8
+#: A chat asked for screens, or the bot for requests, at this share of its pace or
+#: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
 DEMAND_SHORT = 0.5
 #: Seconds of the bot's sends queued for the overall pace that make its budget short
 #: however few came before.
@@ -183,8 +180,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._next_overall = 0.0
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
         self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
-        self._demand: dict[int, tuple[float, float]] = {}  # chat or OVERALL → (a second, when)
-        self._demand_kept = 4096  # how many chats' demand is kept before the quiet go
+        self._demand = Demand(self._pace_of)  # how much of each pace is asked for lately
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
         self._overall_ahead = 0.0  # when the last overall slot reserved in a shared budget opens
@@ -213,7 +209,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
         and count it as sent now."""
         if self.limits.overall is not None:
-            self._note(OVERALL, self.limits.overall)
+            self._demand.note(OVERALL, self.limits.overall, self.clock.now())
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None:
             await self._chat_turn(chat_id, pace, priority)
@@ -312,21 +308,20 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         before it went): how often a chat is asked for is its demand (:meth:`short`)."""
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id:
-            self._note(chat_id, pace)
+            self._demand.note(chat_id, pace, self.clock.now())
 
     def short(self, chat_id: int | None) -> bool:
         """True when the budget a message to ``chat_id`` needs is short: the bot's requests
         come at :data:`DEMAND_SHORT` of the overall pace or more, or :data:`BACKLOG` of
         them queue for it (with a shared budget, or this worker's last overall slot lay
-        more than a slot ahead: other workers' sends queue before ours), or requests
-        queue for the chat's next slot, or screens are
-        asked for the chat at that share of its pace (a slot spent now is one its
-        viewer's next turn waits for). A screen that may wait for a newer one waits only
-        then."""
+        more than a slot ahead: other workers' sends queue before ours); or requests
+        queue for the chat's next slot, or screens are asked for the chat at that share
+        of its pace (a slot spent now is one its viewer's next turn waits for). A
+        screen that may wait for a newer one waits only then."""
         now = self.clock.now()
         overall = self.limits.overall
         if overall is not None and (
-            self._demand_of(OVERALL, overall, now) >= DEMAND_SHORT
+            self._demand.share(OVERALL, overall, now) >= DEMAND_SHORT
             or len(self._queue) * overall.interval >= BACKLOG
             or self._overall_ahead > now + overall.interval
         ):
@@ -334,26 +329,11 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         pace = self._chat_pace(chat_id)
         if pace is None or not chat_id:
             return False
-        return self.waiting(chat_id) > 0 or self._demand_of(chat_id, pace, now) >= DEMAND_SHORT
+        return self.waiting(chat_id) > 0 or self._demand.share(chat_id, pace, now) >= DEMAND_SHORT
 
-    def _note(self, key: int, pace: Pace) -> None:
-        """One more request (or screen) for ``key``, in its decaying average."""
-        now = self.clock.now()
-        span = DEMAND_SPAN * pace.per
-        rate, at = self._demand.get(key, (0.0, now))
-        self._demand[key] = (rate * math.exp((at - now) / span) + 1.0 / span, now)
-        if len(self._demand) > self._demand_kept:  # a quiet chat costs no memory
-            for quiet, (_, last) in list(self._demand.items()):
-                kept = self.limits.overall if quiet == OVERALL else self._chat_pace(quiet)
-                if now - last > DEMAND_SPAN * (kept or pace).per:
-                    del self._demand[quiet]
-            # many chats are busy: look again once as many more are
-            self._demand_kept = max(4096, 2 * len(self._demand))
-
-    def _demand_of(self, key: int, pace: Pace, now: float) -> float:
-        """How much of ``pace`` is asked for ``key`` lately (1: all of it)."""
-        rate, at = self._demand.get(key, (0.0, now))
-        return rate * math.exp((at - now) / (DEMAND_SPAN * pace.per)) * pace.interval
+    def _pace_of(self, key: int) -> Pace | None:
+        """The pace of a chat, or of the bot (:data:`OVERALL`)."""
+        return self.limits.overall if key == OVERALL else self._chat_pace(key)
 
     def waiting(self, chat_id: int) -> int:
         """How many requests wait for the chat's next slot."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from bot.delivery import DEFER
+from bot.delivery import DEFER, Delivery
 from bot.limiter import DEMAND_SHORT, FloodLimiter, Limits, Pace
 from bot.render.common import Button, screen
 from sessions import TABLE, hand_purpose
 from tests.support.fake_clock import FakeClock, settled
-from tests.support.recording import crowded, recording_delivery
+from tests.support.recording import RecordingBot, crowded, recording_delivery
 
 GROUP = -7
 #: the private chats of seats 0-3
@@ -25,6 +25,17 @@ PLAYERS = [10, 11, 12, 13]
 def turn(text: str, version: int) -> object:
     """A hand screen with a move button (its owner's turn)."""
     return screen(text, [[Button("A♠", f"1:{version}:AS")]])
+
+
+async def turn_shown() -> tuple[Delivery, RecordingBot, FakeClock]:
+    """Ann's hand (chat 5) showing her turn, on a bot that may send one message a
+    second; a deferred screen may wait 30 s."""
+    io, sender, clock = recording_delivery(
+        Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
+    )
+    io.show(1, hand_purpose(0), 5, turn("your move", 1), 1)
+    await clock.run(io.flush())
+    return io, sender, clock
 
 
 async def test_a_quiet_tables_mover_sees_his_hand_at_once() -> None:
@@ -64,12 +75,8 @@ async def test_a_quick_move_waits_only_for_its_chats_next_slot() -> None:
 async def test_on_a_busy_token_deferred_screens_coalesce_into_one_edit() -> None:
     """The bot's requests crowd the token: Ann's hand after her move waits, a newer
     deferred one replaces it, and her next turn's buttons go at once, in one edit."""
-    io, sender, clock = recording_delivery(
-        Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
-    )
+    io, sender, clock = await turn_shown()
     hand = hand_purpose(0)
-    io.show(1, hand, 5, turn("your move", 1), 1)
-    await clock.run(io.flush())
     assert sender.sent == [(5, "your move")]  # the first showing is never held back
     async with crowded(io.limiter, 60):
         assert io.limiter.short(5)
@@ -86,12 +93,8 @@ async def test_on_a_busy_token_deferred_screens_coalesce_into_one_edit() -> None
 
 
 async def test_a_held_back_hand_goes_by_itself_once_its_wait_is_over() -> None:
-    io, sender, clock = recording_delivery(
-        Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
-    )
+    io, sender, clock = await turn_shown()
     hand = hand_purpose(0)
-    io.show(1, hand, 5, turn("your move", 1), 1)
-    await clock.run(io.flush())
     async with crowded(io.limiter, 60):
         io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
         await clock.advance(29.0)
@@ -103,12 +106,8 @@ async def test_a_held_back_hand_goes_by_itself_once_its_wait_is_over() -> None:
 async def test_a_held_back_hand_goes_once_the_budget_is_no_longer_short() -> None:
     """A few seconds' rush on the token: Ann's hand waits while it lasts, then goes —
     long before the defer window is over."""
-    io, sender, clock = recording_delivery(
-        Limits(group=None, private=None, overall=Pace(1, 1.0)), defer=30.0
-    )
+    io, sender, clock = await turn_shown()
     hand = hand_purpose(0)
-    io.show(1, hand, 5, turn("your move", 1), 1)
-    await clock.run(io.flush())
     async with crowded(io.limiter, 5):
         moved = clock.now()
         io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
