@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import re
@@ -543,12 +544,20 @@ async def run_setting(
 # ---------------------------------------------------------------- with Telegram's limits
 
 
+#: A hand update delivered within this many seconds of its move's commit is current.
+HAND_CURRENT = 1.5
+
+
 @dataclass
 class Budget:
-    """What a run with the flood limits on saw: deliveries by kind, lags, 429s."""
+    """What a run with the flood limits on saw: deliveries by kind, lags, hand updates'
+    waits, 429s."""
 
     deliveries: dict[str, int] = field(default_factory=dict)
     lags: list[float] = field(default_factory=list)
+    #: seconds from a move's commit (its press answered) to the mover's next hand delivery
+    #: and to the next turn's buttons
+    hand_waits: list[float] = field(default_factory=list)
     too_many: int = 0
     recording: bool = False
 
@@ -580,24 +589,63 @@ class ThinkingTable(Table):
         self.budget = budget
         self.moves = 0
         self.waiting: list[tuple[float, float]] = []  # (pressed, answered) not yet shown
+        self.shown_at: list[float] = []  # when the table showed moves (while recording)
+        # hand updates a move owes: the mover's chat → since when (the press, and from its
+        # answer, once the change is committed, on), and the next turn's buttons (newer
+        # than (session, version)) since when
+        self.mover_owed: dict[int, list[float]] = {}
+        self.turn_owed: tuple[int, int, float] | None = None
 
     def seen(self, call: Call, message: StoredMessage | None) -> None:
-        """A group delivery shows every move answered before it was sent."""
+        """A group delivery shows every move answered before it was sent; a hand delivery
+        pays what the moves before it owe that hand."""
+        now = time.perf_counter()
         if message is not None and call.chat_id == self.group.id and self.waiting:
-            now = time.perf_counter()
             shown = [w for w in self.waiting if w[1] <= now]
             self.waiting = [w for w in self.waiting if w[1] > now]
             if self.budget.recording:
                 self.budget.lags += [now - pressed for pressed, _ in shown]
+                if shown:
+                    self.shown_at.append(now)
+        elif message is not None and call.chat_id in self.private and self.budget.recording:
+            self.budget.hand_waits += [now - t for t in self.mover_owed.pop(call.chat_id, [])]
+            if self.turn_owed is not None:
+                session, version, since = self.turn_owed
+                if any(
+                    (int(m[1]), int(m[2])) > (session, version)
+                    for d in _data(message) if (m := MOVE.match(d))
+                ):
+                    self.budget.hand_waits.append(now - since)
+                    self.turn_owed = None
         super().seen(call, message)
 
     def answered(self, query: str, refused: bool) -> None:
-        """A press answered without a refusal is a move made."""
+        """A press answered without a refusal is a move made (committed)."""
         press = self.pressed.get(query)
+        if press is not None:
+            now = time.perf_counter()
+            # a delivery may come before the answer: then the press was the start
+            owed = self.mover_owed.get(press.user.id, [])
+            if press.pressed_at in owed:
+                owed[owed.index(press.pressed_at)] = now
+                if refused:
+                    owed.remove(now)
+            if self.turn_owed == (press.session, press.version, press.pressed_at):
+                self.turn_owed = None if refused else (press.session, press.version, now)
         if press is not None and not refused:
             self.moves += self.budget.recording
             self.waiting.append((press.pressed_at, time.perf_counter()))
         super().answered(query, refused)
+
+    def owed(self, now: float) -> list[float]:
+        """How long the hand updates still owed at ``now`` have waited."""
+        waits = [now - since for owed in self.mover_owed.values() for since in owed]
+        return waits + ([now - self.turn_owed[2]] if self.turn_owed is not None else [])
+
+    def longest_unshown(self, started: float, ended: float) -> float:
+        """The longest this table waited, within the window, for its next shown move."""
+        times = [started, *self.shown_at, ended]
+        return max(b - a for a, b in itertools.pairwise(times))
 
     async def play_thinking(self, stop_at: float) -> None:
         """Think, press the newest move button, and again, until ``stop_at``."""
@@ -622,6 +670,9 @@ class ThinkingTable(Table):
             )
             self.queries[query], self.pressed[query] = self, press
             last = (press.session, press.version)
+            if self.budget.recording:
+                self.mover_owed.setdefault(press.user.id, []).append(press.pressed_at)
+                self.turn_owed = (press.session, press.version, press.pressed_at)
 
 
 @dataclass
@@ -636,6 +687,8 @@ class LimitedResult:
     per_table: list[int]
     budget: Budget
     unshown: list[float]
+    owed: list[float]  # hand updates not delivered by the end: how long they waited
+    longest_unshown: float
 
     def row(self) -> str:
         """A Markdown table row."""
@@ -647,18 +700,23 @@ class LimitedResult:
         kinds = ", ".join(f"{k} {v:.2f}" for k, v in per_move.items())
         lags = sorted(self.budget.lags + self.unshown) or [float("nan")]
         counts = sorted(self.per_table)
+        waits = self.budget.hand_waits + self.owed
+        current = sum(w <= HAND_CURRENT for w in waits) / len(waits) if waits else float("nan")
         return (
             f"| {self.game} | {self.tables} | {made:.1f} ({offered:.1f}) | {total:.2f} "
-            f"({kinds}) | {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
-            f"{lags[-1]:.1f} s | {counts[0]} / {counts[len(counts) // 2]} "
-            f"| {self.budget.too_many} |"
+            f"({kinds}) | {100 * current:.1f} % of {len(waits)} "
+            f"| {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
+            f"{lags[-1]:.1f} s | {self.longest_unshown:.1f} s "
+            f"| {counts[0]} / {counts[len(counts) // 2]} | {self.budget.too_many} |"
         )
 
 
 LIMITED_HEADER = (
     "| game | tables | moves/s made (offered) | deliveries per move (by kind) "
-    "| press → table shows it p50 / p95 / max | moves per table min / median | 429s |\n"
-    "|---|---|---|---|---|---|---|"
+    f"| hand updates within {HAND_CURRENT} s of the commit "
+    "| press → table shows it p50 / p95 / max | longest wait of a table for its next "
+    "shown move | moves per table min / median | 429s |\n"
+    "|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -713,6 +771,8 @@ async def run_limited(
             [t.moves for t in tables],
             budget,
             unshown,
+            [wait for t in tables for wait in t.owed(now)],
+            max(t.longest_unshown(started, now) for t in tables),
         )
     finally:
         await bot.stop()

@@ -19,6 +19,11 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
 - a 429 is waited out (the chat and the whole bot hold back) and the call made
   again.
 
+Whether the budget a message needs is short now (:meth:`FloodLimiter.short`: the
+bot's requests, or the screens asked for its chat, come at half the pace or more,
+or requests queue for the chat) is what a screen that may wait for a newer one asks
+before it waits (:mod:`bot.delivery`).
+
 A caller that wants to decide *what* to send only once it may send (newest
 screen wins: :mod:`bot.delivery`) waits with :meth:`FloodLimiter.wait_turn`
 first and passes ``rate_limit_args={"turn_taken": True}``; the call is then
@@ -47,6 +52,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
 from bot.clock import Clock, LoopClock
+from bot.demand import Demand
 from bot.numbers import signed_number
 
 log = logging.getLogger(__name__)
@@ -124,6 +130,13 @@ class Limits:
 #: slot whatever waits with it (a reply in a group whose table moves every slot).
 AGED = 2
 
+#: A chat asked for screens, or the bot for requests, at this share of its pace or
+#: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
+DEMAND_SHORT = 0.5
+#: Seconds of the bot's sends queued for the overall pace that make its budget short
+#: however few came before.
+BACKLOG = 1.0
+
 
 @dataclass
 class _Waiting:
@@ -167,8 +180,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._next_overall = 0.0
         self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
         self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
+        self._demand = Demand(self._pace_of)  # how much of each pace is asked for lately
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
+        self._overall_ahead = 0.0  # when the last overall slot reserved in a shared budget opens
         #: 429 answers seen (each waited out and retried)
         self.retries = 0
         self._reserve: Reserve | None = None
@@ -193,6 +208,8 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     async def wait_turn(self, chat_id: int | None, priority: int = NORMAL) -> None:
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
         and count it as sent now."""
+        if self.limits.overall is not None:
+            self._demand.note(OVERALL, self.limits.overall, self.clock.now())
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None:
             await self._chat_turn(chat_id, pace, priority)
@@ -286,6 +303,38 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             if self._lanes.get(chat_id) is lane and not lane.queue:
                 del self._lanes[chat_id]
 
+    def asked(self, chat_id: int | None) -> None:
+        """Note that a screen was asked for ``chat_id`` (sent, or replaced by a newer one
+        before it went): how often a chat is asked for is its demand (:meth:`short`)."""
+        pace = self._chat_pace(chat_id)
+        if pace is not None and chat_id:
+            self._demand.note(chat_id, pace, self.clock.now())
+
+    def short(self, chat_id: int | None) -> bool:
+        """True when the budget a message to ``chat_id`` needs is short: the bot's requests
+        come at :data:`DEMAND_SHORT` of the overall pace or more, or :data:`BACKLOG` of
+        them queue for it (with a shared budget, or this worker's last overall slot lay
+        more than a slot ahead: other workers' sends queue before ours); or requests
+        queue for the chat's next slot, or screens are asked for the chat at that share
+        of its pace (a slot spent now is one its viewer's next turn waits for). A
+        screen that may wait for a newer one waits only then."""
+        now = self.clock.now()
+        overall = self.limits.overall
+        if overall is not None and (
+            self._demand.share(OVERALL, overall, now) >= DEMAND_SHORT
+            or len(self._queue) * overall.interval >= BACKLOG
+            or self._overall_ahead > now + overall.interval
+        ):
+            return True
+        pace = self._chat_pace(chat_id)
+        if pace is None or not chat_id:
+            return False
+        return self.waiting(chat_id) > 0 or self._demand.share(chat_id, pace, now) >= DEMAND_SHORT
+
+    def _pace_of(self, key: int) -> Pace | None:
+        """The pace of a chat, or of the bot (:data:`OVERALL`)."""
+        return self.limits.overall if key == OVERALL else self._chat_pace(key)
+
     def waiting(self, chat_id: int) -> int:
         """How many requests wait for the chat's next slot."""
         lane = self._lanes.get(chat_id)
@@ -320,9 +369,9 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             if wait > 0:
                 await self.clock.sleep(wait)
             if self._reserve is not None:
-                await self._sleep_until(
-                    await self._reserve(OVERALL, pace.interval, self.clock.wall())
-                )
+                at = await self._reserve(OVERALL, pace.interval, self.clock.wall())
+                self._overall_ahead = self._local(at)
+                await self._sleep_until(at)
             _, _, turn = heapq.heappop(self._queue)
             if turn.cancelled():
                 continue
@@ -336,6 +385,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 if at < now:
                     del self._next_in_chat[chat_id]
                     self._left_at.pop(chat_id, None)
+
+    def _local(self, at: float) -> float:
+        """The wall-clock time ``at`` on this clock's monotonic scale."""
+        return self.clock.now() + at - self.clock.wall()
 
     async def _sleep_until(self, at: float) -> None:
         """Sleep until the wall-clock time ``at`` (shared slots are wall-clock times:

@@ -34,9 +34,11 @@ log = logging.getLogger(__name__)
 
 #: Seconds a screen that is not urgent for its viewer (a player's own hand right
 #: after their move: they know what they played, and the table shows it) may wait
-#: for a newer one, so at a brisk table it goes out together with their next
-#: turn's buttons, as one edit: a move then costs the table and one hand.
-DEFER = 10.0
+#: for a newer one while the budget it needs is short (``FloodLimiter.short``), so it
+#: goes out together with their next turn's buttons, as one edit: a move then costs
+#: the table and one hand. Long enough for a round of four players who think; with
+#: budget to spare (or once there is again) it goes at once.
+DEFER = 30.0
 
 #: Told of a chat that refused us (403): a user's private chat (id > 0) or a group.
 ChatClosed = Callable[[int], Awaitable[None]]
@@ -132,9 +134,10 @@ class Delivery:
         ``final`` (the session is over) lets the slot go once delivered;
         ``deferred`` (not urgent for the viewer) lets the edit wait up to
         :data:`DEFER` seconds for a newer screen, which then goes instead, in
-        one edit; ``urgent`` (the viewer's turn starts) goes first when the
-        bot's budget is short; ``force`` edits even if the screen is the one
-        delivered last (the message may not show it: a stale press came from it).
+        one edit — only while the budget it needs is short; ``urgent`` (the
+        viewer's turn starts) goes first when the bot's budget is short;
+        ``force`` edits even if the screen is the one delivered last (the
+        message may not show it: a stale press came from it).
         """
         how = Showing(repost, edit_only, final, deferred, urgent, force)
         self._slots.show(self._slots.slot(session_id, purpose, chat_id), screen, version, how)

@@ -6,7 +6,8 @@ worker per slot waits for its turn in the bot's one rate limiter and only then
 takes the newest screen, so a burst of changes (computer moves) becomes one
 edit, and an edit equal to what the message already shows is skipped. A screen
 Telegram did not take is delivered again with back-off; a screen that is not
-urgent for its viewer may wait a while for a newer one.
+urgent for its viewer may wait a while for a newer one, when the budget it needs
+is short (:meth:`bot.limiter.FloodLimiter.short`).
 
 With several workers the taken screen goes under the message's delivery lease
 (:mod:`bot.delivery.leases`); with one, straight to Telegram.
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 #: Idle slots kept in memory (least recently shown are forgotten first). A
 #: forgotten slot is rebuilt on its next show from the stored message id.
 MAX_SLOTS = 2048
+#: Seconds between looks, while a deferred screen waits, at whether the budget it needs
+#: is still short (once it is not, the screen goes).
+RECHECK = 1.0
 
 
 @dataclass
@@ -155,7 +159,12 @@ class Slots:
         if version < slot.pending_version:
             return
         slot.pending, slot.pending_version = screen, version
-        slot.wait = self.defer if how.deferred and not how.final and not how.repost else 0.0
+        # a screen not urgent for its viewer waits for a newer one only while the budget
+        # it needs is short; otherwise it goes now (its viewer sees the change at once)
+        limiter = self._calls.limiter
+        limiter.asked(slot.chat_id)  # sent or replaced: what the chat is asked for counts
+        may_wait = how.deferred and not how.final and not how.repost
+        slot.wait = self.defer if may_wait and limiter.short(slot.chat_id) else 0.0
         slot.priority = URGENT if how.urgent else LATER if how.deferred or how.final else NORMAL
         slot.repost = slot.repost or how.repost
         slot.force = slot.force or how.force
@@ -194,11 +203,7 @@ class Slots:
                     await self._shown(slot, slot.pending_version)
                     continue
                 if slot.wait and slot.delivered is not None:
-                    slot.hurry = hurry = asyncio.Event()
-                    try:  # a screen that may not wait sets it
-                        await sleep_unless(self._clock, hurry, slot.wait)
-                    finally:
-                        slot.hurry = None
+                    await self._hold(slot)
                 waiting = slot.pending_version
                 if await self._newer_shown(slot, waiting):
                     # another worker has it in hand: spend none of the chat's budget on it
@@ -230,6 +235,20 @@ class Slots:
             if slot.final and slot.pending is None and self._slots.get(slot.key) is slot:
                 del self._slots[slot.key]
             self._forget_idle()
+
+    async def _hold(self, slot: Slot) -> None:
+        """Let a deferred screen wait for a newer one: at most ``slot.wait`` seconds, and
+        only while the budget it needs stays short (looked at every :data:`RECHECK`
+        seconds); a screen that may not wait ends it at once."""
+        slot.hurry = hurry = asyncio.Event()  # a screen that may not wait sets it
+        end = self._clock.now() + slot.wait
+        try:
+            while not hurry.is_set() and (left := end - self._clock.now()) > 0:
+                await sleep_unless(self._clock, hurry, min(RECHECK, left))
+                if not self._calls.limiter.short(slot.chat_id):
+                    return
+        finally:
+            slot.hurry = None
 
     async def _stored_ephemeral(self, slot: Slot) -> bool:
         """Point a slot looked up by ``show_ephemeral`` at the stored ephemeral message;

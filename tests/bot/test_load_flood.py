@@ -26,11 +26,10 @@ from typing import Any
 import pytest
 from telegram.error import Forbidden, RetryAfter
 
-from bot.delivery import DEFER, MAX_SLOTS, Delivery
+from bot.delivery import DEFER
 from bot.limiter import FloodLimiter, Limits, Pace
-from bot.render.common import Button, screen
+from bot.render.common import screen
 from sessions import TABLE, hand_purpose
-from storage import MessageRef
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import (
@@ -41,6 +40,7 @@ from tests.support.fake_telegram import (
     StoredMessage,
 )
 from tests.support.harness import Harness, start_harness
+from tests.support.recording import Sent, recording_delivery
 
 SCALE = 20.0  # three real seconds are one Telegram minute
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
@@ -209,68 +209,8 @@ def _buttons(screen: object) -> list[dict[str, str]]:
 # ---------------------------------------------------------------- memory: idle slots are let go
 
 
-class _Sent:
-    def __init__(self, message_id: int) -> None:
-        self.message_id = message_id
-
-
-class RecordingBot:
-    """Stands in for PTB's Bot: records sends and edits (and when they went)."""
-
-    def __init__(self, clock: FakeClock) -> None:
-        self.clock = clock
-        self.sent: list[tuple[int, str]] = []
-        self.edits: list[tuple[int, int, str]] = []
-        self.times: list[float] = []
-
-    async def send_message(self, chat_id: int, text: str, **_: Any) -> _Sent:
-        self.sent.append((chat_id, text))
-        self.times.append(self.clock.now())
-        return _Sent(len(self.sent))
-
-    async def edit_message_text(
-        self, text: str, *, chat_id: int, message_id: int, **_: Any
-    ) -> bool:
-        self.edits.append((chat_id, message_id, text))
-        self.times.append(self.clock.now())
-        return True
-
-
-class StoredRefs:
-    """Stands in for the session layer's message store."""
-
-    def __init__(self) -> None:
-        self.refs: dict[tuple[int, str], MessageRef] = {}
-
-    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
-        return self.refs.get((session_id, purpose))
-
-    async def posted(
-        self, session_id: int, purpose: str, chat_id: int, message_id: int, version: int,
-        *, receiver: int | None = None,
-    ) -> None:
-        self.refs[(session_id, purpose)] = MessageRef(
-            purpose, chat_id, message_id, None, version, version, receiver
-        )
-
-    async def shown(self, session_id: int, purpose: str, version: int) -> None:
-        pass
-
-
-def _delivery(
-    limits: Limits | None = None, defer: float = 0.0, max_slots: int = MAX_SLOTS
-) -> tuple[Delivery, RecordingBot, FakeClock]:
-    clock = FakeClock()
-    sender = RecordingBot(clock)
-    limiter = FloodLimiter(limits or Limits.off(), clock=clock)
-    io = Delivery(
-        sender, limiter, StoredRefs(), defer=defer, clock=clock, max_slots=max_slots,  # type: ignore[arg-type]
-    )
-    return io, sender, clock
-
-
 async def test_idle_tables_are_forgotten_and_edited_again_from_the_store() -> None:
-    io, sender, _ = _delivery(max_slots=3)
+    io, sender, _ = recording_delivery(max_slots=3)
     for session in range(1, 11):
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
         await io.flush()
@@ -287,13 +227,13 @@ async def test_idle_tables_are_forgotten_and_edited_again_from_the_store() -> No
 async def test_a_chat_that_refuses_us_is_an_event_for_the_subscribers() -> None:
     """A 403 on a screen or a reply: every subscriber is told which chat (the app marks a
     user unreachable, or ends a group's games), and the slot is let go."""
-    io, sender, clock = _delivery()
+    io, sender, clock = recording_delivery()
     told: list[int] = []
 
     async def closed(chat_id: int) -> None:
         told.append(chat_id)
 
-    async def refused(chat_id: int, text: str, **_: Any) -> _Sent:
+    async def refused(chat_id: int, text: str, **_: Any) -> Sent:
         raise Forbidden("Forbidden: bot was blocked by the user")
 
     io.subscribe(closed)
@@ -305,56 +245,9 @@ async def test_a_chat_that_refuses_us_is_an_event_for_the_subscribers() -> None:
     assert io.slots == 0
 
 
-# ---------------------------------------------------------------- waiting hands: one edit for many
-
-
-async def test_a_hand_just_played_from_waits_and_goes_with_the_next_turn() -> None:
-    io, sender, clock = _delivery(defer=30.0)
-    hand = hand_purpose(0)
-    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:1:AS")]]), 1)
-    await io.flush()
-    assert sender.sent == [(5, "your move")]  # the first showing is never held back
-    # the player moved: their hand (one card fewer, no buttons) may wait
-    io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
-    await clock.advance(10.0)
-    io.show(1, hand, 5, screen("hand after A♠, deal goes on"), 3, deferred=True)
-    await clock.advance(10.0)
-    assert sender.edits == []
-    # their turn again: the buttons appear, and the newest screen goes at once, as one edit
-    io.show(1, hand, 5, screen("your move again", [[Button("K♠", "1:4:KS")]]), 4)
-    await clock.run(io.flush())
-    assert sender.edits == [(5, 1, "your move again")]
-    assert sender.times[-1] == sender.times[0] + 20.0  # the moment her turn came
-
-
-async def test_a_held_back_hand_goes_by_itself_once_its_wait_is_over() -> None:
-    io, sender, clock = _delivery(defer=30.0)
-    hand = hand_purpose(0)
-    io.show(1, hand, 5, screen("your move", [[Button("A♠", "1:1:AS")]]), 1)
-    await io.flush()
-    io.show(1, hand, 5, screen("hand after A♠"), 2, deferred=True)
-    await clock.advance(29.0)
-    assert sender.edits == []
-    await clock.advance(1.0)
-    assert sender.edits == [(5, 1, "hand after A♠")]
-
-
-async def test_flush_delivers_held_back_edits_and_other_slots_never_wait() -> None:
-    io, sender, clock = _delivery(defer=30.0)
-    io.show(1, TABLE, -7, screen("table v1"), 1)
-    io.show(1, hand_purpose(1), 6, screen("hand v1"), 1, deferred=True)
-    await io.flush()
-    io.show(1, TABLE, -7, screen("table v2"), 2)  # the group's table is never held back
-    io.show(1, hand_purpose(1), 6, screen("hand v2"), 2, deferred=True)
-    await clock.advance(5.0)
-    assert sender.edits == [(-7, 1, "table v2")]
-    await clock.run(io.flush())  # flushing (e.g. at shutdown) sends what waits
-    assert sender.edits == [(-7, 1, "table v2"), (6, 2, "hand v2")]
-
-
 async def test_deliveries_keep_to_the_overall_limit() -> None:
     overall = Pace(2, 2.0)
-    io, sender, clock = _delivery(Limits(None, None, overall=overall))
+    io, sender, clock = recording_delivery(Limits(None, None, overall=overall))
     for session in range(1, 5):  # four groups at once: each alone is within its own limit
         io.show(session, TABLE, -session, screen(f"table {session}"), 1)
     await clock.advance(0.1)
@@ -370,7 +263,7 @@ async def test_a_busy_group_keeps_its_pace_and_its_table_coalesces() -> None:
     players): no 60 s window holds more than the group's 20 sends and edits, far fewer
     than the 100 screens go out, and the message ends on the newest one."""
     group = Pace(20, 60.0)
-    io, sender, clock = _delivery(Limits(group=group, private=None, overall=None))
+    io, sender, clock = recording_delivery(Limits(group=group, private=None, overall=None))
 
     async def play() -> None:
         for version in range(1, 101):
