@@ -15,7 +15,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from bot.callback import BadCallback, Press
 from bot.cluster import Cluster
 from bot.config import Settings
-from bot.delivery import Delivery
+from bot.delivery import DEFER, Delivery
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.present import Presenter
 from bot.updates import KolodaBot
@@ -64,7 +64,7 @@ class BotData:
         self.settings: Settings | None = None
         self.computer: Computer | None = None
         #: seconds a deferred screen may wait for a newer one (bot.delivery.DEFER)
-        self.defer = 10.0
+        self.defer = DEFER
         self.koloda: Koloda | None = None
         #: the cluster duties, on a shared store (bot.cluster)
         self.cluster: Cluster | None = None
