@@ -26,6 +26,7 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 if TYPE_CHECKING:  # the bot is imported only by the tests that run it
+    from storage import Store
     from tests.support.fake_telegram import FakeTelegram
     from tests.support.harness import Harness
 
@@ -64,3 +65,22 @@ async def harness(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[Harness]:
     running = await start_harness(fake, db_dir / "koloda.sqlite3", RandomComputer())
     yield running
     await running.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, db_dir: Path) -> str:
+    """The URL of an empty database of one backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{db_dir / 'contract.sqlite3'}"
+    url: str = request.getfixturevalue("pg_database")
+    return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    """An opened store on ``store_url`` (each backend in turn), closed after the test."""
+    from storage import open_store
+
+    opened = await open_store(store_url)
+    yield opened
+    await opened.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from sessions.change import Change
 from sessions.checks import with_seat
 from sessions.presses import pressing
 from sessions.repository import Repository
-from storage import InviteRecord, InviteUse, MoveRecord, Store, open_store
+from storage import InviteRecord, InviteUse, MoveRecord, Store
 
 NOW = 1_800_000_000.0
 
@@ -32,23 +31,6 @@ class _Committed:
 
     def __call__(self, session: Session) -> None:
         self.sessions.append(session)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of one backend."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'repo.sqlite3'}"
-    found: str = request.getfixturevalue("pg_database")
-    return found
-
-
-@pytest.fixture
-async def store(url: str) -> AsyncIterator[Store]:
-    """A fresh store."""
-    opened = await open_store(url)
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture
