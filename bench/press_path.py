@@ -38,12 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
-try:  # the test support package, wherever this checkout keeps it
-    from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-    from tests.support.harness import Harness, start_harness
-except ImportError:
-    from tests.fake_telegram import FakeTelegram, FakeUser, StoredMessage
-    from tests.fakeapi.harness import Harness, start_harness
+from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage  # noqa: E402
+from tests.support.harness import Harness, start_harness  # noqa: E402
 
 PACKAGES = ("bot", "sessions", "games", "storage")
 PREFIXES = tuple(str(ROOT / package) + "/" for package in PACKAGES)
