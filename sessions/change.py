@@ -86,7 +86,9 @@ class Change:
 
 
 def computer_to_move(session: Session) -> int | None:
-    """The computer seat whose move is awaited, or None."""
+    """The computer seat whose move is awaited, or None (none while the table waits)."""
+    if session.paused:
+        return None
     seat = session.to_move
     return seat if seat is not None and session.seats[seat].is_computer else None
 

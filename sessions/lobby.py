@@ -53,15 +53,19 @@ class Lobby:
         self._clock = clock
 
     async def create(
-        self, chat_id: int | None, kind: str, user_id: int, name: str, game_id: str
+        self, chat_id: int | None, kind: str, user_id: int, name: str, game_id: str,
+        thread: int = 0,
     ) -> Session:
-        """A new lobby with the creator in seat 0 and the game's default options."""
+        """A new lobby with the creator in seat 0 and the game's default options; a group's
+        in its forum topic ``thread`` (0: none), one open table per chat and topic."""
         rules = game_class(game_id)
         if kind not in KINDS:
             raise Refusal("bad_option", "kind")
         if kind == "group" and chat_id is None:
             raise Refusal("bad_option", "chat_id")
-        if kind == "group" and await self.repo.sessions.open_session_ids(chat_id=chat_id):
+        if kind == "group" and await self.repo.sessions.open_session_ids(
+            chat_id=chat_id, thread=thread
+        ):
             raise Refusal("chat_busy")
         if kind == "private":
             await self._make_room(user_id)
@@ -80,6 +84,7 @@ class Lobby:
             game=None,
             result=None,
             created_at=self._clock(),
+            thread=thread if kind == "group" else 0,
         )
         return await self.repo.commit(Change.new(lobby))
 
@@ -278,7 +283,7 @@ class Lobby:
                 events = [{"type": "rematch_exists", "of": old.id}]
                 return Outcome(await self.repo.load(int(again)), events, None, False)
             busy = old.kind == "group" and await self.repo.sessions.open_session_ids(
-                chat_id=old.chat_id
+                chat_id=old.chat_id, thread=old.thread
             )
             if busy:
                 raise Refusal("chat_busy")

@@ -40,6 +40,7 @@ from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
 from sessions.timers import Clock
+from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
 from storage import MessageRef, MoveRecord, RatingRow, Store, TallyRow, open_store
 from storage.ratings import LEADERBOARD_LIMIT
@@ -112,6 +113,7 @@ class SessionManager:
         self._lobby = Lobby(self._repo, self._background, clock)
         self._invites = Invites(self._repo, self._lobby, clock)
         self._queries = Queries(self._repo)
+        self._topics = Topics(self._repo, clock)
         self._tidying: asyncio.Task[None] | None = None
 
     # The timers and the repository exist before the turns they call on.
@@ -212,11 +214,12 @@ class SessionManager:
     # ------------------------------------------------------------ lobby
 
     async def create(
-        self, chat_id: int | None, kind: str, user_id: int, name: str, game_id: str
+        self, chat_id: int | None, kind: str, user_id: int, name: str, game_id: str,
+        thread: int = 0,
     ) -> Session:
-        """A new lobby with the creator in seat 0 (a user's oldest private lobby makes
-        room for a fourth)."""
-        return await self._lobby.create(chat_id, kind, user_id, name, game_id)
+        """A new lobby with the creator in seat 0, a group's in its forum topic ``thread``
+        (0: none; a user's oldest private lobby makes room for a fourth)."""
+        return await self._lobby.create(chat_id, kind, user_id, name, game_id, thread)
 
     async def join(self, session_id: int, user_id: int, name: str) -> Session:
         """Sit ``user_id`` in the next free seat of a group lobby."""
@@ -278,6 +281,22 @@ class SessionManager:
         """The bot left a chat: cancel every open session created there; returns them."""
         return await self._lobby.end_chat(chat_id)
 
+    # ------------------------------------------------------------ forum topics
+
+    async def topic_closed(self, session_id: int) -> Session | None:
+        """The table's topic was closed: a running table waits (None: nothing changed)."""
+        return await self._topics.close(session_id)
+
+    async def topic_reopened(self, session_id: int) -> Session | None:
+        """The table's topic is open again: a waiting table goes on (None: it was not
+        waiting)."""
+        return await self._topics.reopen(session_id)
+
+    async def topic_gone(self, session_id: int) -> Session | None:
+        """The table's topic was deleted: the table is cancelled, a match in play kept in
+        /history (None: it had ended)."""
+        return await self._topics.gone(session_id)
+
     # ------------------------------------------------------------ play
 
     async def act(self, session_id: int, user_id: int, version: int, action: str) -> Outcome:
@@ -311,9 +330,10 @@ class SessionManager:
         """The session of a deep-link token (Refusal ``no_session`` if none has it)."""
         return await self._queries.by_link(link)
 
-    async def open_in_chat(self, chat_id: int) -> Session | None:
-        """The group chat's lobby or running game, or None."""
-        return await self._queries.open_in_chat(chat_id)
+    async def open_in_chat(self, chat_id: int, thread: int = 0) -> Session | None:
+        """The lobby or running game of the group chat's topic ``thread`` (0: the chat's
+        own), or None."""
+        return await self._queries.open_in_chat(chat_id, thread)
 
     async def active_sessions(self) -> list[Session]:
         """Every lobby and running session."""

@@ -74,6 +74,11 @@ class Session:
     taken_back: bool = field(default=False, compare=False)
     #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
     link: str = ""
+    #: the forum topic a group table lives in (``message_thread_id``; 0: none)
+    thread: int = 0
+    #: what became of its forum topic: ``closed`` (the table waits), ``gone`` (deleted:
+    #: the table was cancelled, its match kept in /history), None: open or none
+    topic_state: str | None = None
     #: the views built of this snapshot's game (:meth:`view`); ``replace`` hands it on,
     #: and ``__post_init__`` keeps it only while the game and the last deal are the same
     views: _Views | None = field(default=None, compare=False, repr=False)
@@ -129,6 +134,11 @@ class Session:
         return humans <= 1
 
     @property
+    def paused(self) -> bool:
+        """True while the table waits for its closed topic to reopen."""
+        return self.topic_state == "closed"
+
+    @property
     def humans(self) -> list[int]:
         """The user ids of the humans seated, in seat order."""
         return [p.user_id for p in self.seats if p.user_id is not None]
@@ -155,7 +165,7 @@ RefusalCode = Literal[
     "not_your_turn", "illegal", "chat_busy", "not_finished", "already_seated",
     "table_full", "too_few_players", "not_creator", "bad_option", "bad_level",
     "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
-    "too_many_tables", "hints_off", "hint_busy", "takeback_off", "nothing_to_take_back",
+    "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off", "nothing_to_take_back",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]

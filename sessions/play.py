@@ -42,6 +42,8 @@ class Play:
                 raise Refusal("applied")
             game = require_running(session)
             seat = require_seat(session, user_id)
+            if session.paused:
+                raise Refusal("topic_closed")
             if version != session.version:
                 raise Refusal("stale", str(session.version))
             if game.to_move != seat:

@@ -35,9 +35,10 @@ class Queries:
             raise Refusal("no_session")
         return await self.repo.load(session_id)
 
-    async def open_in_chat(self, chat_id: int) -> Session | None:
-        """The group chat's lobby or running game, or None."""
-        ids = await self.repo.sessions.open_session_ids(chat_id=chat_id)
+    async def open_in_chat(self, chat_id: int, thread: int = 0) -> Session | None:
+        """The lobby or running game of the group chat's topic ``thread`` (0: the chat's
+        own, in a group without topics or the General topic), or None."""
+        ids = await self.repo.sessions.open_session_ids(chat_id=chat_id, thread=thread)
         return await self.repo.load(ids[0]) if ids else None
 
     async def active_sessions(self) -> list[Session]:

@@ -131,10 +131,12 @@ class SessionStore(Protocol):
         ...
 
     async def open_session_ids(
-        self, *, chat_id: int | None = None, user_id: int | None = None
+        self, *, chat_id: int | None = None, user_id: int | None = None,
+        thread: int | None = None,
     ) -> list[int]:
         """Ids of lobby and running sessions, oldest first; only those of group chat
-        ``chat_id`` and/or those ``user_id`` sits in (or a computer plays for), when given."""
+        ``chat_id`` (of its topic ``thread`` too, if given: 0 for none) and/or those
+        ``user_id`` sits in (or a computer plays for), when given."""
         ...
 
     async def ended_session_ids(self, since: float) -> list[int]:

@@ -56,6 +56,13 @@ class SessionRecord:
     hints: bool | None = None
     #: the unguessable token of the session's deep links (``h<link>``, ``j<link>``)
     link: str | None = None
+    #: the forum topic a group table lives in (its ``message_thread_id``); 0 for the
+    #: General topic, a group without topics and a private duel
+    thread: int = 0
+    #: what became of the table's forum topic: ``closed`` (the table waits: no timers,
+    #: computer turns or moves), ``gone`` (deleted: the table was cancelled, and its
+    #: match is kept in /history); None while it is open (or there is none)
+    topic_state: str | None = None
 
 
 @dataclass(frozen=True)

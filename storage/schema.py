@@ -31,6 +31,8 @@ Json = sa.Text().with_variant(JSONB(), "postgresql")
 Flag = sa.Boolean().with_variant(sa.Integer(), "sqlite")
 
 METADATA = sa.MetaData()
+#: the sessions /history lists (the same clause in the index and in the query)
+HISTORY_WHERE = "status = 'finished' OR topic_state = 'gone'"
 
 #: SQLite keeps these tables clustered by their primary key (no rowid)
 _LITE: dict[str, Any] = {"sqlite_with_rowid": False}
@@ -89,14 +91,18 @@ sessions = sa.Table(
         sa.Column("version", BigInt, nullable=False, server_default="0"),
         sa.Column("moves", BigInt, nullable=False, server_default="0"),
         sa.Column("updated", Real, nullable=False),
+        sa.Column("thread", BigInt, nullable=False, server_default="0"),
+        sa.Column("topic_state", sa.Text,
+                  sa.CheckConstraint("topic_state IN ('closed', 'gone')")),
     ]),
 )
-# one lobby or running game per group chat
-_partial(sessions, "sessions_open_group", "chat_id", unique=True,
+# one lobby or running game per group chat and topic (thread 0: no topic)
+_partial(sessions, "sessions_open_group", "chat_id", "thread", unique=True,
          where="kind = 'group' AND status IN ('lobby', 'running')")
 _partial(sessions, "sessions_open", "status", where="status IN ('lobby', 'running')")
 _partial(sessions, "sessions_due", "due", where="due IS NOT NULL")
-_partial(sessions, "sessions_finished", "chat_id", "updated", where="status = 'finished'")
+# /history: the finished matches, and those cut short by their topic's deletion
+_partial(sessions, "sessions_finished", "chat_id", "updated", where=HISTORY_WHERE)
 _partial(sessions, "sessions_ended", "updated", where="status IN ('finished', 'cancelled')")
 _partial(sessions, "sessions_lobby_updated", "updated", where="status = 'lobby'")
 sa.Index("sessions_link", sessions.c.link, unique=True)

@@ -9,6 +9,7 @@ from typing import Any
 from storage.mapping import insert_columns, session_params, session_record, update_columns
 from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
 from storage.ratings import RatingUpdate
+from storage.schema import HISTORY_WHERE
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -65,14 +66,18 @@ _MOVES = Sql(f"{_SELECT_MOVES} ORDER BY n")
 _MOVE_AT = Sql(f"{_SELECT_MOVES} AND version = :version ORDER BY n LIMIT 1")
 _OPEN = "SELECT id FROM sessions WHERE status IN ('lobby', 'running')"
 _IN_CHAT = " AND kind = 'group' AND chat_id = :chat"
+_IN_TOPIC = " AND thread = :thread"
 _SEATED = " AND id IN (SELECT session FROM seats WHERE user_id = :user OR stands_in_for = :user)"
-#: open_session_ids by (chat given, user given)
+#: open_session_ids by (chat given, topic given, user given)
 _OPEN_IDS = {
-    (chat, user): Sql(
-        _OPEN + (_IN_CHAT if chat else "") + (_SEATED if user else "") + " ORDER BY id"
+    (chat, topic, user): Sql(
+        _OPEN + (_IN_CHAT if chat else "") + (_IN_TOPIC if topic else "")
+        + (_SEATED if user else "") + " ORDER BY id"
     )
     for chat in (False, True)
+    for topic in (False, True)
     for user in (False, True)
+    if chat or not topic
 }
 _ENDED = Sql(
     "SELECT id FROM sessions WHERE status IN ('finished', 'cancelled') AND updated >= :since"
@@ -82,7 +87,7 @@ _CHAT_OPEN = Sql(
     "SELECT id FROM sessions WHERE chat_id = :chat AND status IN ('lobby', 'running') ORDER BY id"
 )
 _FINISHED = Sql(
-    "SELECT id FROM sessions WHERE chat_id = :chat AND status = 'finished'"
+    f"SELECT id FROM sessions WHERE chat_id = :chat AND ({HISTORY_WHERE})"
     " ORDER BY updated DESC, id DESC LIMIT :limit"
 )
 _DUE = Sql(
@@ -213,12 +218,16 @@ class SqlSessions:
         return int(rows[0][0]) if rows else None
 
     async def open_session_ids(
-        self, *, chat_id: int | None = None, user_id: int | None = None
+        self, *, chat_id: int | None = None, user_id: int | None = None,
+        thread: int | None = None,
     ) -> list[int]:
-        """Ids of lobby and running sessions (of a group chat, of a user: seated, or
-        played for by a computer)."""
-        sql = _OPEN_IDS[chat_id is not None, user_id is not None]
-        params = {"chat": chat_id} if chat_id is not None else {}
+        """Ids of lobby and running sessions (of a group chat, of one of its topics, of a
+        user: seated, or played for by a computer)."""
+        topic = chat_id is not None and thread is not None
+        sql = _OPEN_IDS[chat_id is not None, topic, user_id is not None]
+        params: dict[str, Any] = {"chat": chat_id} if chat_id is not None else {}
+        if topic:
+            params["thread"] = thread
         if user_id is not None:
             params["user"] = user_id
         return await self._ids(sql, **params)
@@ -232,7 +241,8 @@ class SqlSessions:
         return await self._ids(_CHAT_OPEN, chat=chat_id)
 
     async def finished_session_ids(self, chat_id: int, limit: int) -> list[int]:
-        """The chat's last ``limit`` finished sessions, newest first."""
+        """The chat's last ``limit`` finished sessions (and those ended by their topic's
+        deletion), newest first."""
         return await self._ids(_FINISHED, chat=chat_id, limit=limit)
 
     async def moves_of(self, session_id: int) -> list[MoveRecord]:
