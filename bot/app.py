@@ -30,7 +30,7 @@ from bot.cluster import Cluster
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.delivery import DEFER, Delivery
-from bot.handlers import admin, hints, lobby, menus, play, ratings, records, score, start
+from bot.handlers import admin, hints, lobby, menus, play, ratings, records, score, start, topics
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.limiter import FloodLimiter, Limits
@@ -62,7 +62,7 @@ PRIVATE_COMMANDS = (
     "start", "new", "hand", "stats", "top", "history", "rules", "settings", "lang", "help",
 )
 #: The handler modules, each exporting HANDLERS (a test checks every button kind has one).
-HANDLER_MODULES = (start, lobby, menus, play, score, ratings, records, hints, admin)
+HANDLER_MODULES = (start, lobby, menus, play, score, ratings, records, hints, admin, topics)
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.
@@ -151,6 +151,12 @@ async def startup(app: KolodaApp) -> None:
             await admin.end_chat(kol, chat_id)
 
     delivery.subscribe(closed)
+
+    async def topic(chat_id: int, thread: int, state: str) -> None:
+        """A table's forum topic was found closed or deleted, or open again."""
+        await topics.topic_changed(kol, chat_id, thread, state)
+
+    delivery.subscribe_topics(topic)
     app.bot_data.koloda = kol
     manager.subscribe(presenter.on_outcome)
     manager.start_tidying()

@@ -25,6 +25,7 @@ from telegram.error import TelegramError
 
 from bot.callback import Reclaim
 from bot.delivery import Delivery
+from bot.delivery.replies import asking_topic
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.limiter import NORMAL, REPLY
 from bot.render.common import Button, Screen, game_name, screen
@@ -90,9 +91,11 @@ def place(
     screen: Screen,
     version: int,
     placement: Placement,
+    thread: int = 0,
 ) -> None:
     """Hand ``screen`` (showing ``version``) to delivery for the session's message of
-    ``purpose`` in ``chat_id`` (an ephemeral one is found by its purpose alone)."""
+    ``purpose`` in ``chat_id`` — in its forum topic ``thread`` (0: none) — (an ephemeral
+    one is found by its purpose alone)."""
     how, pace, final = placement.how, placement.pace, placement.final
     if placement.where is Where.EPHEMERAL:
         delivery.show_ephemeral(
@@ -111,6 +114,7 @@ def place(
         deferred=pace is Pace.DEFERRED,
         urgent=pace is Pace.URGENT,
         force=how is How.REDRAW,
+        thread=thread if placement.where is Where.GROUP else 0,
     )
 
 
@@ -182,7 +186,7 @@ class Presenter(Screens):
                 continue  # nothing this player needs changed: their cards and moves stand
             lang = await self.user_language(player.user_id)
             if private and await self.prefs.reachable(player.user_id):
-                screen_ = self.private_screen(session, seat, lang)
+                screen_ = self.private_screen(session, seat, lang, self._table_message(session))
                 self._put(session, hand_purpose(seat), player.user_id, screen_,
                           _hand_placement(session, seat, over))
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
@@ -230,7 +234,8 @@ class Presenter(Screens):
             game = t(lang, f"game-{session.game_id}")
             self.reply(user_id, screen(t(lang, "joined-private", game=game)))
             return
-        self._put(session, hand_purpose(seat), user_id, self.private_screen(session, seat, lang),
+        hand = self.private_screen(session, seat, lang, self._table_message(session))
+        self._put(session, hand_purpose(seat), user_id, hand,
                   Placement(Where.PRIVATE, How.REPOST, Pace.URGENT))
 
     def redraw_pressed(
@@ -245,7 +250,7 @@ class Presenter(Screens):
             return
         if from_private or session.kind != "group" or session.chat_id is None:
             self._put(session, hand_purpose(seat), user_id,
-                      self.private_screen(session, seat, lang),
+                      self.private_screen(session, seat, lang, self._table_message(session)),
                       Placement(Where.PRIVATE, How.REDRAW, Pace.URGENT))
             return
         self.delivery.spawn(self._redraw_ephemeral(session, seat, user_id, lang, query_id))
@@ -274,7 +279,7 @@ class Presenter(Screens):
         hand = self.hand_screen(session, seat, lang, with_table=False)
         await self.delivery.send_ephemeral(
             session.id, ephemeral_purpose(seat), session.chat_id, user_id, hand,
-            session.version, query_id, priority=NORMAL,
+            session.version, query_id, priority=NORMAL, thread=session.thread,
         )
 
     def keep_hand(self, session: Session, seat: int, lang: str) -> None:
@@ -308,7 +313,8 @@ class Presenter(Screens):
         assert session.chat_id is not None
         try:
             await self.delivery.send_ephemeral(
-                session.id, MENU, session.chat_id, user_id, menu, session.version, query_id
+                session.id, MENU, session.chat_id, user_id, menu, session.version, query_id,
+                thread=session.thread,
             )
         except TelegramError as error:
             log.info("menu not sent as an ephemeral message (%s); using the private chat", error)
@@ -320,15 +326,18 @@ class Presenter(Screens):
 
     # ------------------------------------------------------------ one-off messages
 
-    def reply(self, chat_id: int, shown: Screen) -> None:
+    def reply(self, chat_id: int, shown: Screen, thread: int | None = None) -> None:
         """A one-off message (a command's answer), after the chat's screens, in the
-        background (:meth:`bot.delivery.Delivery.send`)."""
-        self.delivery.send(chat_id, shown)
+        background (:meth:`bot.delivery.Delivery.send`), in forum topic ``thread`` (None:
+        the topic it was asked in)."""
+        self.delivery.send(chat_id, shown, thread)
 
-    async def reply_now(self, chat_id: int, shown: Screen) -> int | None:
+    async def reply_now(
+        self, chat_id: int, shown: Screen, thread: int | None = None
+    ) -> int | None:
         """A one-off message, waited for: its id, or None if the chat is closed to us.
         Never from a handler: from work it :meth:`background` ed."""
-        return await self.delivery.send_now(chat_id, shown)
+        return await self.delivery.send_now(chat_id, shown, thread)
 
     async def reply_ephemeral(
         self, chat_id: int, user_id: int, shown: Screen, query_id: str
@@ -336,19 +345,25 @@ class Presenter(Screens):
         """A one-off ephemeral answer to a press in a group (after the group's screens),
         not kept current; the Bot API's error if Telegram refuses it. Never from a
         handler: from work it :meth:`background` ed."""
-        await self.delivery.post_ephemeral(chat_id, user_id, shown, query_id, priority=REPLY)
+        await self.delivery.post_ephemeral(
+            chat_id, user_id, shown, query_id, priority=REPLY, thread=asking_topic(chat_id)
+        )
 
-    async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
-        """A question answered by replying; its message id (None: the chat is closed).
-        Never from a handler: from work it :meth:`background` ed."""
-        return await self.delivery.ask(chat_id, text, placeholder)
+    async def ask(
+        self, chat_id: int, text: str, placeholder: str, thread: int = 0
+    ) -> int | None:
+        """A question answered by replying, in forum topic ``thread``; its message id
+        (None: the chat is closed). Never from a handler: from work it :meth:`background`
+        ed."""
+        return await self.delivery.ask(chat_id, text, placeholder, thread)
 
     def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a one-off message of ours (an answered question), in the background."""
         self.delivery.spawn(self.delivery.delete(chat_id, message_id))
 
     def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
-        """Post a document (a match record) in the background."""
+        """Post a document (a match record) in the background (in a group, in the topic
+        it was asked for in)."""
         self.delivery.send_document(chat_id, filename, content, caption)
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -381,10 +396,15 @@ class Presenter(Screens):
             drawn += 1
         return drawn
 
+    def _table_message(self, session: Session) -> int | None:
+        """The id of a topic table's message, if delivery knows it (for the hands' link)."""
+        return self.delivery.message_id(session.id, TABLE) if session.thread else None
+
     def _put(
         self, session: Session, purpose: str, chat_id: int, shown: Screen, placement: Placement
     ) -> None:
-        place(self.delivery, session.id, purpose, chat_id, shown, session.version, placement)
+        place(self.delivery, session.id, purpose, chat_id, shown, session.version, placement,
+              session.thread)
 
 
 def _hand_placement(session: Session, seat: int, over: bool) -> Placement:

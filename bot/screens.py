@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.render.common import Screen, screen
+from bot.render.common import Button, Screen, screen
 from bot.render.hints import hint_button, hints_button, hints_used_lines, take_back_button
 from bot.render.lobby import render_lobby
 from bot.render.ratings import rating_change_lines
 from bot.render.record import deal_button, record_button
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table, table_text
+from bot.topics import GENERAL, message_link
 from games import REGISTRY
 from games.base import View
 from sessions import OVERALL, Session, seats_allowed, takeback_allowed
@@ -145,15 +146,30 @@ class Screens:
             practice.append(take_back_button(session.id, lang))
         return screen(hand.text, [*hand.rows, practice])
 
-    def private_screen(self, session: Session, seat: int, lang: str) -> Screen:
-        """What a player's private chat shows for the session."""
+    def private_screen(
+        self, session: Session, seat: int, lang: str, table_message: int | None = None
+    ) -> Screen:
+        """What a player's private chat shows for the session; a hand of a table in a
+        forum topic links to the table there (its message ``table_message``, if known)."""
         if session.status == "lobby":
             return self.lobby_screen(session, lang)
         if session.status == "running" and session.game is not None:
             # a group's table carries what everyone sees; a duel's hand message is its table
             hand = self.hand_screen(session, seat, lang, with_table=session.kind != "group")
-            return _with_records(hand, session, session.view(None), lang)
+            hand = _with_records(hand, session, session.view(None), lang)
+            link = table_link(session, table_message)
+            if link is None:
+                return hand
+            return screen(hand.text, [*hand.rows, [Button(t(lang, "button-open-table"), url=link)]])
         return self.result_screen(session, lang)
+
+
+def table_link(session: Session, message_id: int | None) -> str | None:
+    """The ``t.me/c/…`` link to a group table in a forum topic (to its message there when
+    ``message_id`` is known, else to the topic); None outside topics."""
+    if session.kind != "group" or session.chat_id is None or session.thread <= GENERAL:
+        return None
+    return message_link(session.chat_id, message_id, session.thread)
 
 
 def _scope(session: Session) -> int:

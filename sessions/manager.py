@@ -335,6 +335,10 @@ class SessionManager:
         own), or None."""
         return await self._queries.open_in_chat(chat_id, thread)
 
+    async def tables_in_chat(self, chat_id: int) -> list[Session]:
+        """Every lobby or running game of the group chat, in all its topics."""
+        return await self._queries.tables_in_chat(chat_id)
+
     async def active_sessions(self) -> list[Session]:
         """Every lobby and running session."""
         return await self._queries.active_sessions()

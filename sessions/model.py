@@ -165,7 +165,8 @@ RefusalCode = Literal[
     "not_your_turn", "illegal", "chat_busy", "not_finished", "already_seated",
     "table_full", "too_few_players", "not_creator", "bad_option", "bad_level",
     "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
-    "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off", "nothing_to_take_back",
+    "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off",
+    "nothing_to_take_back",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]

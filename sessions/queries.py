@@ -41,6 +41,11 @@ class Queries:
         ids = await self.repo.sessions.open_session_ids(chat_id=chat_id, thread=thread)
         return await self.repo.load(ids[0]) if ids else None
 
+    async def tables_in_chat(self, chat_id: int) -> list[Session]:
+        """Every lobby or running game of the group chat, in all its topics."""
+        ids = await self.repo.sessions.open_session_ids(chat_id=chat_id)
+        return [await self.repo.load(i) for i in ids]
+
     async def active_sessions(self) -> list[Session]:
         """Every lobby and running session."""
         return [await self.repo.load(i) for i in await self.repo.sessions.open_session_ids()]

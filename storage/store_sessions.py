@@ -9,7 +9,6 @@ from typing import Any
 from storage.mapping import insert_columns, session_params, session_record, update_columns
 from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
 from storage.ratings import RatingUpdate
-from storage.schema import HISTORY_WHERE
 from storage.records import (
     InviteRecord,
     InviteUse,
@@ -18,6 +17,7 @@ from storage.records import (
     SeatRecord,
     SessionRecord,
 )
+from storage.schema import HISTORY_WHERE
 from storage.sql import Backend, Row, Sql, Tx
 from storage.store_ratings import rate_match
 

@@ -23,6 +23,7 @@ from bot.clock import Clock
 from bot.delivery.telegram import TelegramCalls
 from bot.limiter import REPLY
 from bot.render.common import Screen
+from bot.topics import topic_refusal
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,17 @@ class Request:
     user_id: int
     kind: str
     replies: int = 0
+    #: where it was asked: the chat, and the forum topic in it (0: none), where the
+    #: replies to it go unless told otherwise
+    chat_id: int = 0
+    thread: int = 0
+
+
+def asking_topic(chat_id: int) -> int:
+    """The forum topic of ``chat_id`` the request being handled came from (0: none, or
+    the request came from another chat): the topic its replies there go to."""
+    request = REQUEST.get()
+    return request.thread if request is not None and request.chat_id == chat_id else 0
 
 
 #: The request whose update is being handled (bot.handlers.common.note_request).
@@ -53,7 +65,7 @@ ReplyKey = tuple[int, str, int]
 class _Lane:
     """One chat's one-off replies waiting to be posted, oldest first."""
 
-    waiting: dict[ReplyKey, Screen] = field(default_factory=dict)
+    waiting: dict[ReplyKey, tuple[Screen, int]] = field(default_factory=dict)  # with its topic
     worker: asyncio.Task[None] | None = None
 
 
@@ -82,8 +94,9 @@ class Replies:
         #: replies not posted: replaced by a newer one, repeated, or beyond a backlog
         self.dropped = 0
 
-    def send(self, chat_id: int, screen: Screen) -> None:
-        """Post ``screen`` in the background, after the chat's screens.
+    def send(self, chat_id: int, screen: Screen, thread: int | None = None) -> None:
+        """Post ``screen`` in the background, after the chat's screens, in forum topic
+        ``thread`` (None: the topic the request being handled came from, if any).
 
         Replies to the same request (:data:`REQUEST`: the same user, command and
         arguments) coalesce: an unsent one is replaced by the newest, one the same as
@@ -92,6 +105,8 @@ class Replies:
         dropped.
         """
         key = self._key()
+        if thread is None:
+            thread = asking_topic(chat_id)
         if self._repeated(chat_id, key, screen):
             self.dropped += 1
             return
@@ -104,7 +119,7 @@ class Replies:
                 log.info("reply %s to %s dropped: %d newer wait", theirs[0], chat_id, BACKLOG)
                 del lane.waiting[theirs[0]]
                 self.dropped += 1
-        lane.waiting[key] = screen
+        lane.waiting[key] = (screen, thread)
         if lane.worker is None or lane.worker.done():
             lane.worker = self._spawn(self._answer(chat_id, lane))
 
@@ -113,11 +128,14 @@ class Replies:
         lane = self._lanes.get(chat_id)
         return 0 if lane is None else len(lane.waiting)
 
-    async def send_now(self, chat_id: int, screen: Screen) -> int:
+    async def send_now(self, chat_id: int, screen: Screen, thread: int | None = None) -> int:
         """Post ``screen`` once the chat's screens have gone (its turn at ``REPLY``
-        priority) and wait for it: its id. Raises ``Forbidden``."""
+        priority) in forum topic ``thread`` (None: the asking one) and wait for it: its
+        id. Raises ``Forbidden``."""
+        if thread is None:
+            thread = asking_topic(chat_id)
         await self._calls.limiter.wait_turn(chat_id, REPLY)
-        return await self._calls.send(chat_id, screen)
+        return await self._calls.send(chat_id, screen, thread)
 
     def _key(self) -> ReplyKey:
         request = REQUEST.get()
@@ -145,17 +163,20 @@ class Replies:
         try:
             while lane.waiting:
                 key = next(iter(lane.waiting))
-                screen = lane.waiting.pop(key)
+                screen, thread = lane.waiting.pop(key)
                 if self._repeated(chat_id, key, screen):
                     self.dropped += 1
                     continue
                 self._note(chat_id, key, screen)
                 try:
-                    await self.send_now(chat_id, screen)
+                    await self.send_now(chat_id, screen, thread)
                 except Forbidden:
                     await self._closed(chat_id)
                     lane.waiting.clear()
                 except TelegramError as error:
+                    if topic_refusal(error) is not None:  # the table's own path tells of it
+                        log.info("reply in topic %s/%s refused: %s", chat_id, thread, error)
+                        continue
                     log.warning("sending to %s failed: %s", chat_id, error)
         finally:
             if self._lanes.get(chat_id) is lane and not lane.waiting:

@@ -23,7 +23,7 @@ from telegram.ext import ExtBot
 from bot.clock import Clock, LoopClock
 from bot.config import DEFAULT_LEASE_SECONDS
 from bot.delivery.leases import Leases
-from bot.delivery.replies import Replies
+from bot.delivery.replies import Replies, asking_topic
 from bot.delivery.slots import MAX_SLOTS, Showing, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
 from bot.limiter import REPLY, URGENT, FloodLimiter
@@ -42,6 +42,9 @@ DEFER = 30.0
 
 #: Told of a chat that refused us (403): a user's private chat (id > 0) or a group.
 ChatClosed = Callable[[int], Awaitable[None]]
+#: Told of a forum topic found ``closed`` or ``gone`` by a refused send or edit, or
+#: ``open`` by one that went through after: (chat, thread, state).
+TopicChanged = Callable[[int, int, str], Awaitable[None]]
 
 
 class Delivery:
@@ -72,12 +75,13 @@ class Delivery:
         self.telegram = TelegramCalls(bot, limiter, self.clock, retries or Retries())
         self._messages = messages
         self._listeners: list[ChatClosed] = []
+        self._topic_listeners: list[TopicChanged] = []
         self._sends: set[asyncio.Task[Any]] = set()
         self._once: dict[tuple[Any, ...], asyncio.Task[None]] = {}
         leases = Leases(messages, self.clock, owner, lease) if shared else None
         self._slots = Slots(
             self.telegram, messages, self.clock, self._closed,
-            defer=defer, leases=leases, max_slots=max_slots,
+            defer=defer, leases=leases, max_slots=max_slots, topic=self._topic_changed,
         )
         self._replies = Replies(self.telegram, self.clock, self.spawn, self._closed)
         #: a one-off ephemeral message (never from a handler: from work it spawned)
@@ -111,6 +115,20 @@ class Delivery:
         for listener in self._listeners:
             await listener(chat_id)
 
+    def subscribe_topics(self, listener: TopicChanged) -> None:
+        """Tell ``listener`` of every forum topic a table's send or edit was refused in
+        (``closed``; ``gone``: deleted), once per change, and of one that takes them
+        again (``open``)."""
+        self._topic_listeners.append(listener)
+
+    async def _topic_changed(self, chat_id: int, thread: int, state: str) -> None:
+        for listener in self._topic_listeners:
+            await listener(chat_id, thread, state)
+
+    def topic_reopened(self, chat_id: int, thread: int) -> None:
+        """The topic is open again (Telegram said so): sends in it are no longer refused."""
+        self._slots.closed_topics.discard((chat_id, thread))
+
     # ------------------------------------------------------------ screens
 
     def show(
@@ -127,8 +145,10 @@ class Delivery:
         deferred: bool = False,
         urgent: bool = False,
         force: bool = False,
+        thread: int = 0,
     ) -> None:
-        """Make the slot's message show ``screen`` (the newest ``version`` wins).
+        """Make the slot's message show ``screen`` (the newest ``version`` wins), posted in
+        forum topic ``thread`` (0: none) when it is posted.
 
         ``edit_only`` updates the message if there is one but never posts it;
         ``final`` (the session is over) lets the slot go once delivered;
@@ -140,12 +160,18 @@ class Delivery:
         message may not show it: a stale press came from it).
         """
         how = Showing(repost, edit_only, final, deferred, urgent, force)
-        self._slots.show(self._slots.slot(session_id, purpose, chat_id), screen, version, how)
+        slot = self._slots.slot(session_id, purpose, chat_id, thread)
+        self._slots.show(slot, screen, version, how)
 
     def delivered_version(self, session_id: int, purpose: str) -> int | None:
         """The newest version handed to the slot (None if it has none in memory)."""
         slot = self._slots.get(session_id, purpose)
         return None if slot is None else slot.pending_version
+
+    def message_id(self, session_id: int, purpose: str) -> int | None:
+        """The id of the slot's message, if it is in memory and posted."""
+        slot = self._slots.get(session_id, purpose)
+        return None if slot is None else slot.message_id
 
     @property
     def slots(self) -> int:
@@ -226,12 +252,14 @@ class Delivery:
         query_id: str | None = None,
         *,
         priority: int = URGENT,
+        thread: int = 0,
     ) -> None:
-        """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group, and
-        keep it current (:meth:`show_ephemeral`; it is stored, so any worker does). Raises
-        the Bot API's error if Telegram refuses (the caller falls back to the private chat)."""
+        """Send ``screen`` as an ephemeral message only ``user_id`` sees in the group (in
+        forum topic ``thread``), and keep it current (:meth:`show_ephemeral`; it is stored,
+        so any worker does). Raises the Bot API's error if Telegram refuses (the caller
+        falls back to the private chat)."""
         ephemeral_id = await self.post_ephemeral(
-            chat_id, user_id, screen, query_id, priority=priority
+            chat_id, user_id, screen, query_id, priority=priority, thread=thread
         )
         self.track_ephemeral(session_id, purpose, chat_id, user_id, ephemeral_id, screen, version)
         await self._messages.posted(
@@ -263,34 +291,39 @@ class Delivery:
 
     # ------------------------------------------------------------ one-off messages
 
-    def send(self, chat_id: int, screen: Screen) -> None:
+    def send(self, chat_id: int, screen: Screen, thread: int | None = None) -> None:
         """Post a one-off message (a command's reply) in the background, after the chat's
         screens: whoever asked does not wait for the chat's flood limit, and a table never
         waits behind replies. Replies to the same request coalesce
-        (:meth:`bot.delivery.replies.Replies.send`)."""
-        self._replies.send(chat_id, screen)
+        (:meth:`bot.delivery.replies.Replies.send`). ``thread``: its forum topic (None:
+        the one the request being handled came from)."""
+        self._replies.send(chat_id, screen, thread)
 
     def replies_waiting(self, chat_id: int) -> int:
         """How many one-off replies to ``chat_id`` wait to be posted."""
         return self._replies.waiting(chat_id)
 
-    async def send_now(self, chat_id: int, screen: Screen) -> int | None:
+    async def send_now(
+        self, chat_id: int, screen: Screen, thread: int | None = None
+    ) -> int | None:
         """Post a one-off message (after the chat's screens) and wait for it: its id, or
         None if the chat is closed to us (403 handled). Never from a handler: from work
         it :meth:`spawn` ed."""
         try:
-            return await self._replies.send_now(chat_id, screen)
+            return await self._replies.send_now(chat_id, screen, thread)
         except Forbidden:
             await self._closed(chat_id)
             return None
 
-    async def ask(self, chat_id: int, text: str, placeholder: str) -> int | None:
+    async def ask(
+        self, chat_id: int, text: str, placeholder: str, thread: int = 0
+    ) -> int | None:
         """Post a question the user answers by replying (``ForceReply``); its message id,
         or None if the chat is closed to us. Never from a handler: from work it
         :meth:`spawn` ed."""
         await self.limiter.wait_turn(chat_id, REPLY)
         try:
-            return await self.telegram.ask(chat_id, text, placeholder)
+            return await self.telegram.ask(chat_id, text, placeholder, thread)
         except Forbidden:
             await self._closed(chat_id)
             return None
@@ -300,16 +333,22 @@ class Delivery:
         already gone is fine."""
         await self.telegram.delete(chat_id, message_id)
 
-    def send_document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
-        """Post a document (a match record) in the background; PTB's ``send_document``
-        through the bot's rate limiter like every call."""
-        self.spawn(self._send_document(chat_id, filename, content, caption))
+    def send_document(
+        self, chat_id: int, filename: str, content: bytes, caption: str,
+        thread: int | None = None,
+    ) -> None:
+        """Post a document (a match record) in the background, in forum topic ``thread``
+        (None: the asking one); PTB's ``send_document`` through the bot's rate limiter
+        like every call."""
+        if thread is None:
+            thread = asking_topic(chat_id)
+        self.spawn(self._send_document(chat_id, filename, content, caption, thread))
 
     async def _send_document(
-        self, chat_id: int, filename: str, content: bytes, caption: str
+        self, chat_id: int, filename: str, content: bytes, caption: str, thread: int
     ) -> None:
         try:
-            await self.telegram.send_document(chat_id, filename, content, caption)
+            await self.telegram.send_document(chat_id, filename, content, caption, thread)
         except Forbidden:
             await self._closed(chat_id)
         except TelegramError as error:

@@ -23,12 +23,13 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from telegram.error import Forbidden, NetworkError, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from bot.clock import Clock, sleep_unless
 from bot.delivery.telegram import TelegramCalls, answered, in_transit, retried
 from bot.limiter import LATER, NORMAL, URGENT
 from bot.render.common import Screen
+from bot.topics import topic_refusal
 from sessions import Messages
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ class Slot:
     purpose: str
     chat_id: int
     # where the message is
+    thread: int = 0  # the forum topic it is posted in (0: none)
     ephemeral_for: int | None = None  # the receiver of an ephemeral message
     message_id: int | None = None
     loaded: bool = False  # message_id was read from the store
@@ -103,6 +105,9 @@ class Drawn(enum.Enum):
 
 #: ``draw(slot, screen)``, as the lease path calls it.
 Draw = Callable[[Slot, Screen], Awaitable[Drawn]]
+#: ``topic(chat_id, thread, state)``: a forum topic was found ``closed`` or ``gone`` (a
+#: send or edit refused because of it), or ``open`` again (one went through after that).
+TopicListener = Callable[[int, int, str], Awaitable[None]]
 
 
 class Slots:
@@ -118,8 +123,12 @@ class Slots:
         defer: float,
         leases: Leases | None,
         max_slots: int = MAX_SLOTS,
+        topic: TopicListener | None = None,
     ) -> None:
         self._calls = calls
+        self._topic = topic
+        #: the (chat, thread) topics a send or edit was refused in, till one goes through
+        self.closed_topics: set[tuple[int, int]] = set()
         self._messages = messages
         self._clock = clock
         self._closed = closed
@@ -142,13 +151,14 @@ class Slots:
         """Forget the slot (and return it, if it was in memory)."""
         return self._slots.pop((session_id, purpose), None)
 
-    def slot(self, session_id: int, purpose: str, chat_id: int) -> Slot:
+    def slot(self, session_id: int, purpose: str, chat_id: int, thread: int = 0) -> Slot:
         """The slot, made the most recently shown (a new one if it was not kept, or was
-        in another chat)."""
+        in another chat); its message goes in forum topic ``thread`` (0: none)."""
         key = (session_id, purpose)
         slot = self._slots.pop(key, None)
         if slot is None or slot.chat_id != chat_id:
-            slot = Slot(session_id, purpose, chat_id)
+            slot = Slot(session_id, purpose, chat_id, thread)
+        slot.thread = thread
         self._slots[key] = slot
         return slot
 
@@ -303,14 +313,40 @@ class Slots:
                 or slot.repost
                 or not await self._calls.edit(slot.chat_id, slot.message_id, screen)
             ):
-                slot.message_id = await self._calls.send(slot.chat_id, screen)
+                slot.message_id = await self._calls.send(slot.chat_id, screen, slot.thread)
                 slot.repost, drawn = False, Drawn.POSTED
         except Forbidden:
             await self._closed(slot.chat_id)
             self._slots.pop(slot.key, None)
             return Drawn.CLOSED
+        except BadRequest as error:
+            refusal = topic_refusal(error)
+            if refusal is None:
+                raise
+            # not retried: the table waits for its topic (or ends with it); a redraw
+            # once it reopens brings the message up to date
+            self._slots.pop(slot.key, None)
+            await self.topic_changed(slot.chat_id, slot.thread, refusal)
+            return Drawn.CLOSED
         slot.delivered, slot.force = screen.key(), False
+        if slot.ephemeral_for is None and (slot.chat_id, slot.thread) in self.closed_topics:
+            await self.topic_changed(slot.chat_id, slot.thread, "open")
         return drawn
+
+    async def topic_changed(self, chat_id: int, thread: int, state: str) -> None:
+        """Note what a send or edit told of a forum topic (``closed``, ``gone``, ``open``),
+        and tell the listener of each change once."""
+        key = (chat_id, thread)
+        if state == "open":
+            if key not in self.closed_topics:
+                return
+            self.closed_topics.discard(key)
+        elif key in self.closed_topics and state == "closed":
+            return
+        else:
+            self.closed_topics.add(key)
+        if self._topic is not None:
+            await self._topic(chat_id, thread, state)
 
     async def _again(self, slot: Slot, screen: Screen, version: int, error: Exception) -> None:
         """Telegram did not take ``screen``: deliver it (or a newer one) again after

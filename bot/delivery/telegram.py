@@ -33,6 +33,7 @@ from bot.clock import Clock
 from bot.limiter import URGENT, FloodLimiter
 from bot.render.common import MAX_CAPTION, MAX_TEXT, Screen
 from bot.render.text import plain_text
+from bot.topics import thread_params
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -82,11 +83,12 @@ class TelegramCalls:
         self.clock = clock
         self.retries = retries
 
-    async def send(self, chat_id: int, screen: Screen) -> int:
-        """sendMessage showing ``screen`` (its turn in the limiter already taken); the new
-        message's id."""
+    async def send(self, chat_id: int, screen: Screen, thread: int = 0) -> int:
+        """sendMessage showing ``screen`` in forum topic ``thread`` (0: none; its turn in
+        the limiter already taken); the new message's id."""
         message = await readable(
-            self.bot.send_message, chat_id, **_html(screen), rate_limit_args={"turn_taken": True}
+            self.bot.send_message, chat_id, **_html(screen), **thread_params(thread),
+            rate_limit_args={"turn_taken": True},
         )
         return message.message_id
 
@@ -155,6 +157,7 @@ class TelegramCalls:
         query_id: str | None = None,
         *,
         priority: int = URGENT,
+        thread: int = 0,
     ) -> int:
         """A one-off ephemeral message in group ``chat_id`` that only ``user_id`` sees
         (tied to their button press ``query_id``); its ``ephemeral_message_id``.
@@ -177,6 +180,7 @@ class TelegramCalls:
                     self.bot.send_message,
                     chat_id,
                     **_html(screen),
+                    **thread_params(thread),
                     api_kwargs={"ephemeral_message_parameters": ephemeral},
                     rate_limit_args={"priority": priority},
                 )
@@ -204,12 +208,13 @@ class TelegramCalls:
         except TelegramError as error:
             log.info("ephemeral message %s/%s not deleted: %s", chat_id, ephemeral_id, error)
 
-    async def ask(self, chat_id: int, text: str, placeholder: str) -> int:
+    async def ask(self, chat_id: int, text: str, placeholder: str, thread: int = 0) -> int:
         """Post a question answered by replying (``ForceReply``, ``selective``: only for
-        those the text mentions; its turn taken); its message id."""
+        those the text mentions; its turn taken), in forum topic ``thread``; its id."""
         message = await readable(
             self.bot.send_message,
             chat_id,
+            **thread_params(thread),
             text=text,
             parse_mode=ParseMode.HTML,
             reply_markup=ForceReply(selective=True, input_field_placeholder=placeholder),
@@ -225,12 +230,13 @@ class TelegramCalls:
             log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
 
     async def send_document(
-        self, chat_id: int, filename: str, content: bytes, caption: str
+        self, chat_id: int, filename: str, content: bytes, caption: str, thread: int = 0
     ) -> None:
-        """sendDocument (paced by the limiter like every call)."""
+        """sendDocument in forum topic ``thread`` (paced by the limiter like every call)."""
         await readable(
             self.bot.send_document,
             chat_id, content, filename=filename, caption=caption, parse_mode=ParseMode.HTML,
+            **thread_params(thread),
         )
 
     async def _before_next_try(self, attempt: int, error: NetworkError, what: str) -> None:

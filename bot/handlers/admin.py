@@ -48,8 +48,7 @@ async def on_lang(kol: Koloda, update: Update, press: Language) -> str | None:
         await kol.prefs.set_language("user", user.id, lang)
     else:
         await kol.prefs.set_language("chat", chat.id, lang)
-        session = await kol.manager.open_in_chat(chat.id)
-        if session is not None:
+        for session in await kol.manager.tables_in_chat(chat.id):  # every topic's
             await kol.presenter.refresh(session)
     kol.presenter.reply(chat.id, screen(t(lang, "lang-set")))
     return None

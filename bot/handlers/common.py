@@ -33,6 +33,7 @@ from bot.delivery import REQUEST, Request
 from bot.i18n import language_from_code, t
 from bot.render.common import esc, screen
 from bot.render.text import clean_name
+from bot.topics import topic_of
 from sessions import Refusal
 from sessions.presses import pressing
 
@@ -104,8 +105,14 @@ async def arrive(kol: Koloda, update: Update) -> Arrival:
     return Arrival(user_lang, chat_lang, press)
 
 
+def topic(update: Update) -> int:
+    """The forum topic the update came from (0: none, or the General topic)."""
+    return topic_of(update.effective_message)
+
+
 def reply(kol: Koloda, update: Update, text: str) -> None:
-    """Reply in the update's chat with HTML text (sent in the background)."""
+    """Reply in the update's chat (in the topic it came from) with HTML text (sent in the
+    background)."""
     chat = update.effective_chat
     if chat is not None:
         kol.presenter.reply(chat.id, screen(text))
@@ -275,9 +282,11 @@ async def note_request(update: Update, context: KolodaContext) -> None:
     handled, so its replies coalesce with those to the same request
     (:meth:`bot.delivery.Delivery.send`). If the store fails meanwhile, the update
     fails this try (it is tried again, ``bot.updates``) and no other handler runs."""
-    user = update.effective_user
+    user, chat = update.effective_user, update.effective_chat
     if user is not None:
-        REQUEST.set(Request(user.id, request_kind(update)))
+        where = chat.id if chat is not None else 0
+        REQUEST.set(Request(user.id, request_kind(update), chat_id=where,
+                            thread=topic_of(update.effective_message)))
     try:
         ARRIVAL.set(await arrive(context.koloda, update))
     except Exception as error:

@@ -33,6 +33,7 @@ from bot.handlers.common import (
     popup,
     refusal_text,
     reply,
+    topic,
     user_lang,
 )
 from bot.i18n import t
@@ -86,7 +87,9 @@ async def open_table(
     chat, user = update.effective_chat, current_user(update)
     assert chat is not None
     kind = "private" if is_private(update) else "group"
-    session = await kol.manager.create(chat.id, kind, user.id, display_name(user), game_id)
+    session = await kol.manager.create(
+        chat.id, kind, user.id, display_name(user), game_id, topic(update)
+    )
     if menu_message_id is not None:
         purpose = TABLE if kind == "group" else hand_purpose(0)
         await kol.messages.posted(session.id, purpose, chat.id, menu_message_id, 0)
@@ -193,7 +196,7 @@ async def cmd_join(update: Update, context: KolodaContext) -> None:
     lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
-    session = await kol.manager.open_in_chat(chat.id)
+    session = await kol.manager.open_in_chat(chat.id, topic(update))
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return
@@ -228,8 +231,8 @@ async def chat_session(kol: Koloda, update: Update) -> Session | None:
     """The session a command in this chat is about."""
     chat, user = update.effective_chat, current_user(update)
     assert chat is not None
-    if not is_private(update):
-        return await kol.manager.open_in_chat(chat.id)
+    if not is_private(update):  # in a forum, the table of the topic it was sent in
+        return await kol.manager.open_in_chat(chat.id, topic(update))
     mine = [s for s in await kol.manager.sessions_of_user(user.id) if s.kind == "private"]
     return mine[-1] if mine else None
 

@@ -142,7 +142,8 @@ async def _ask(
     """Post the "type a value" prompt (in the background: the chat's budget may be
     spent) and remember it as the session's ``prompt:<name>`` message."""
     try:
-        message_id = await kol.presenter.ask(chat_id, text, placeholder)
+        thread = session.thread if chat_id == session.chat_id else 0
+        message_id = await kol.presenter.ask(chat_id, text, placeholder, thread)
     except TelegramError as error:
         log.warning("the prompt for %s was not sent: %s", name, error)
         return

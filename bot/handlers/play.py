@@ -19,6 +19,7 @@ from bot.handlers.common import (
     is_private,
     popup,
     reply,
+    topic,
     user_lang,
 )
 from bot.handlers.start import show_hand
@@ -107,7 +108,7 @@ async def cmd_hand(update: Update, context: KolodaContext) -> None:
     user, chat = current_user(update), update.effective_chat
     assert chat is not None
     if not is_private(update):
-        session = await kol.manager.open_in_chat(chat.id)
+        session = await kol.manager.open_in_chat(chat.id, topic(update))
         if session is None or session.seat_of(user.id) is None:
             reply(kol, update, t(lang, "no-game-of-yours"))
             return
@@ -145,7 +146,7 @@ async def cmd_table(update: Update, context: KolodaContext) -> None:
             return
         reply(kol, update, t(lang, "no-open-game"))
         return
-    session = await kol.manager.open_in_chat(chat.id)
+    session = await kol.manager.open_in_chat(chat.id, topic(update))
     if session is None:
         reply(kol, update, t(lang, "no-open-game"))
         return

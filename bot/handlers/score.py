@@ -13,6 +13,7 @@ from bot.handlers.common import (
     button,
     chat_lang,
     is_private,
+    topic,
 )
 from bot.handlers.lobby import NoSuchGame, find_game, game_argument
 from bot.i18n import t
@@ -74,7 +75,7 @@ async def cmd_rules(update: Update, context: KolodaContext) -> None:
     lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
-    session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
+    session = None if is_private(update) else await kol.manager.open_in_chat(chat.id, topic(update))
     args = args_of(context)
     game_id = find_game(" ".join(args)) if args else None
     if game_id is None and session is not None and not args:
@@ -92,7 +93,7 @@ async def on_rules(kol: Koloda, update: Update, press: Rules) -> str | None:
     if game_id is None or chat is None:
         raise Refusal("unknown_game", press.game)
     lang = chat_lang()
-    session = None if is_private(update) else await kol.manager.open_in_chat(chat.id)
+    session = None if is_private(update) else await kol.manager.open_in_chat(chat.id, topic(update))
     kol.presenter.reply(chat.id, rules_screen(game_id, session, lang))
     return None
 

@@ -421,3 +421,11 @@ refusal-takeback_off = Take-backs are only for games against the computer.
 refusal-nothing_to_take_back = There is no move of yours to take back in this deal.
 hint-failed = 💡 No hint this time — please try again.
 refusal-hint_busy = 💡 Still thinking about your last hint — a moment, please.
+
+## Forum topics (a table in the topic it was opened in)
+
+refusal-topic_closed = ⏸ The table waits: its topic in the group is closed.
+topic-closed-players = ⏸ The { $game } table waits: its topic in the group was closed. It goes on as soon as the topic is reopened.
+topic-reopened-players = ▶️ The { $game } table goes on: its topic is open again.
+topic-gone-players = 🗑 The { $game } table was cancelled: its topic in the group was deleted. The match so far is kept in /history.
+button-open-table = ↗️ Open the table

@@ -428,3 +428,11 @@ refusal-takeback_off = Ходы можно возвращать только в 
 refusal-nothing_to_take_back = В этой сдаче нет вашего хода, который можно вернуть.
 hint-failed = 💡 Подсказки сейчас нет — попробуйте ещё раз.
 refusal-hint_busy = 💡 Ещё думаю над прошлой подсказкой — минутку.
+
+## Forum topics (a table in the topic it was opened in)
+
+refusal-topic_closed = ⏸ Стол ждёт: его тема в группе закрыта.
+topic-closed-players = ⏸ Стол «{ $game }» ждёт: его тему в группе закрыли. Игра продолжится, как только тему откроют снова.
+topic-reopened-players = ▶️ Стол «{ $game }» снова играет: его тема открыта.
+topic-gone-players = 🗑 Стол «{ $game }» отменён: его тему в группе удалили. Сыгранное сохранено в /history.
+button-open-table = ↗️ Открыть стол
