@@ -35,6 +35,19 @@ header; an update counts as delivered only on a 200, otherwise (an error, a
 refused or dropped connection: a killed worker) it is sent again, to the next
 worker. ``webhook_posts`` records every attempt.
 
+Forum supergroups follow the Bot API reference: :meth:`FakeTelegram.forum` makes
+one (``is_forum`` on its ``Chat``); :meth:`~FakeTelegram.create_topic` (or the
+bot's ``createForumTopic``) opens a topic whose id is the ``message_id`` of its
+``forum_topic_created`` service message; a message in a topic carries
+``message_thread_id`` and ``is_topic_message``, one in the General topic (id 1)
+neither. A send with ``message_thread_id`` 1, of a deleted topic, or in a group
+without topics is refused "message thread not found"; a send or edit in a closed
+topic ``TOPIC_CLOSED``. :meth:`~FakeTelegram.close_topic` and
+:meth:`~FakeTelegram.reopen_topic` push the ``forum_topic_closed`` /
+``forum_topic_reopened`` service messages; :meth:`~FakeTelegram.delete_topic`
+deletes the topic and its messages with no update at all (as Telegram does);
+:meth:`~FakeTelegram.set_forum` turns topics on or off.
+
 For long runs (bench/load.py, bench/soak.py): ``listeners`` are called with
 every answered call, ``keep_calls = False`` stops recording ``calls``, and
 :meth:`seed_message` plants a message as if the bot had sent it earlier.
@@ -109,6 +122,8 @@ class FakeChat:
     id: int
     title: str | None = None
     channel: bool = False
+    #: a forum supergroup (topics on)
+    forum: bool = False
 
     @property
     def private(self) -> bool:
@@ -120,7 +135,27 @@ class FakeChat:
         if self.private:
             return {"id": self.id, "type": "private", "first_name": self.title or "user"}
         kind = "channel" if self.channel else "supergroup"
-        return {"id": self.id, "type": kind, "title": self.title or "group"}
+        chat: dict[str, Any] = {"id": self.id, "type": kind, "title": self.title or "group"}
+        if self.forum:
+            chat["is_forum"] = True
+        return chat
+
+
+#: The General topic's ``message_thread_id`` (a send may not name it).
+GENERAL_TOPIC = 1
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+
+
+@dataclass
+class FakeTopic:
+    """A forum topic: its id is the message id of its ``forum_topic_created`` message."""
+
+    chat_id: int
+    thread: int
+    name: str
+    closed: bool = False
+    deleted: bool = False
 
 
 #: The placeholder ``from`` of a message sent on behalf of a chat (Bot API, Message:
@@ -191,6 +226,8 @@ class StoredMessage:
     ephemeral_for: int | None = None  # the receiver of an ephemeral message
     deleted: bool = False
     ephemeral_message_id: int | None = None
+    #: the forum topic it is in (None: General, or a group without topics)
+    thread: int | None = None
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline button, flattened, in order."""
@@ -208,6 +245,9 @@ class StoredMessage:
             "from": bot,
             "text": self.text,
         }
+        if self.thread is not None:
+            message["message_thread_id"] = self.thread
+            message["is_topic_message"] = True
         if self.ephemeral_for is not None:  # Bot API 10.2: message_id is 0
             message["ephemeral_message_id"] = self.ephemeral_message_id
             message["receiver_user"] = receiver or {
@@ -251,6 +291,7 @@ _ID_FIELDS = (
     "limit",
     "timeout",
     "cache_time",
+    "message_thread_id",
 )
 
 
@@ -283,6 +324,8 @@ class FakeTelegram:
         self.started: set[int] = set()  # users who opened a private chat with the bot
         self.admins: dict[int, set[int]] = defaultdict(set)
         self.chats: dict[int, FakeChat] = {}
+        #: forum topics by (chat id, message_thread_id)
+        self.topics: dict[tuple[int, int], FakeTopic] = {}
         self.users: dict[int, FakeUser] = {}
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
@@ -374,6 +417,103 @@ class FakeTelegram:
         self.admins[chat.id] = {u.id for u in admins}
         return chat
 
+    def forum(self, title: str = "forum", admins: tuple[FakeUser, ...] = ()) -> FakeChat:
+        """A new forum supergroup (topics on) the bot is a member of; its General topic
+        exists from the start."""
+        chat = FakeChat(-1000000000000 - next(self._group_ids), title, forum=True)
+        self.chats[chat.id] = chat
+        self.admins[chat.id] = {u.id for u in admins}
+        next(self._message_ids[chat.id])  # message 1 opens the General topic
+        return chat
+
+    def create_topic(self, chat: FakeChat, name: str, by: FakeUser | None = None) -> int:
+        """A member opens topic ``name`` (pushed as its ``forum_topic_created`` service
+        message); its ``message_thread_id``."""
+        topic = self._new_topic(chat.id, name)
+        if by is not None:
+            self._push_service(by, chat, topic.thread, {"forum_topic_created": {
+                "name": name, "icon_color": 7322096}})
+        return topic.thread
+
+    def close_topic(self, chat: FakeChat, thread: int, by: FakeUser) -> None:
+        """An admin closes the topic (``forum_topic_closed`` is pushed)."""
+        self.topics[(chat.id, thread)].closed = True
+        self._push_service(by, chat, thread, {"forum_topic_closed": {}})
+
+    def reopen_topic(self, chat: FakeChat, thread: int, by: FakeUser) -> None:
+        """An admin reopens the topic (``forum_topic_reopened`` is pushed)."""
+        self.topics[(chat.id, thread)].closed = False
+        self._push_service(by, chat, thread, {"forum_topic_reopened": {}})
+
+    def delete_topic(self, chat: FakeChat, thread: int) -> None:
+        """An admin deletes the topic with all its messages; bots get no update of it."""
+        self._delete_topic(chat.id, thread)
+
+    def set_forum(self, chat: FakeChat, on: bool) -> FakeChat:
+        """Turn the group's topics on or off; the chat as it is now (use it from here)."""
+        changed = FakeChat(chat.id, chat.title, chat.channel, forum=on)
+        self.chats[chat.id] = changed
+        return changed
+
+    def _new_topic(self, chat_id: int, name: str) -> FakeTopic:
+        chat = self.chats.get(chat_id)
+        if chat is None or not chat.forum:
+            raise _ApiError(400, "Bad Request: the chat is not a forum")
+        thread = next(self._message_ids[chat_id])  # the service message's id
+        topic = FakeTopic(chat_id, thread, name)
+        self.topics[(chat_id, thread)] = topic
+        return topic
+
+    def _delete_topic(self, chat_id: int, thread: int) -> None:
+        topic = self.topics.get((chat_id, thread))
+        if topic is None or topic.deleted:
+            raise _ApiError(400, THREAD_NOT_FOUND)
+        topic.deleted = True
+        for stored in [*self.messages.values(), *self.ephemerals.values()]:
+            if stored.chat_id == chat_id and stored.thread == thread:
+                stored.deleted = True
+
+    def _push_service(
+        self, user: FakeUser, chat: FakeChat, thread: int, service: dict[str, Any]
+    ) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "message_id": thread if "forum_topic_created" in service
+            else next(self._message_ids[chat.id]),
+            "date": int(time.time()),
+            "chat": self.chats[chat.id].as_dict(),
+            "from": user.as_dict(),
+            "message_thread_id": thread,
+            "is_topic_message": True,
+            **service,
+        }
+        return self._push({"message": message})
+
+    def _thread_of(self, chat_id: int, params: dict[str, Any]) -> int | None:
+        """Where a send with these parameters goes: its topic (None: General, or a group
+        without topics), or Telegram's refusal."""
+        value = params.get("message_thread_id")
+        if value is None:
+            return None
+        thread = int(value)
+        chat = self.chats.get(chat_id)
+        topic = self.topics.get((chat_id, thread))
+        if (
+            chat is None or not chat.forum or thread == GENERAL_TOPIC
+            or topic is None or topic.deleted
+        ):
+            raise _ApiError(400, THREAD_NOT_FOUND)
+        if topic.closed:
+            raise _ApiError(400, TOPIC_CLOSED)
+        return thread
+
+    def _check_topic_open(self, stored: StoredMessage) -> None:
+        """An edit in a closed topic is refused (the bot is no admin that may post there)."""
+        if stored.thread is None:
+            return
+        topic = self.topics.get((stored.chat_id, stored.thread))
+        if topic is not None and topic.closed and not topic.deleted:
+            raise _ApiError(400, TOPIC_CLOSED)
+
     def channel(self, title: str = "channel") -> FakeChat:
         """A channel a member of a group may post as ("send as" the channel)."""
         return FakeChat(-1000000000000 - next(self._group_ids), title, channel=True)
@@ -411,14 +551,19 @@ class FakeTelegram:
         text: str,
         reply_to: StoredMessage | None = None,
         sender_chat: FakeChat | None = None,
+        thread: int | None = None,
     ) -> dict[str, Any]:
         """A text message (a command if it starts with ``/``) from ``user`` in ``chat``,
         replying to the bot's message ``reply_to`` if given. With ``sender_chat``, it is
         sent on behalf of that chat — ``chat`` itself for an anonymous admin, or a
-        channel — and, as Telegram does, ``from`` is a placeholder, not ``user``."""
+        channel — and, as Telegram does, ``from`` is a placeholder, not ``user``. In a
+        forum, ``thread`` is the topic it is written in (None: General); a reply in
+        General carries the replied-to message's id as its thread, with no
+        ``is_topic_message`` (Bot API: the General topic is no topic)."""
         if chat.private:
             self.started.add(user.id)
         self.chats.setdefault(chat.id, chat)
+        chat = self.chats[chat.id]
         message: dict[str, Any] = {
             "message_id": next(self._message_ids[chat.id]),
             "date": int(time.time()),
@@ -426,6 +571,13 @@ class FakeTelegram:
             "from": user.as_dict(),
             "text": text,
         }
+        if thread is not None:
+            topic = self.topics.get((chat.id, thread))
+            assert chat.forum and topic is not None and not topic.deleted, "no such topic"
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+        elif reply_to is not None and chat.forum:
+            message["message_thread_id"] = reply_to.message_id
         if sender_chat is not None:
             message["sender_chat"] = sender_chat.as_dict()
             message["from"] = dict(CHANNEL_SENDER if sender_chat.channel else ANONYMOUS_ADMIN)
@@ -436,9 +588,11 @@ class FakeTelegram:
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
         return self._push({"message": message})
 
-    def push_command(self, user: FakeUser, chat: FakeChat, text: str) -> dict[str, Any]:
+    def push_command(
+        self, user: FakeUser, chat: FakeChat, text: str, thread: int | None = None
+    ) -> dict[str, Any]:
         """Alias of :meth:`push_message` that reads better for commands."""
-        return self.push_message(user, chat, text)
+        return self.push_message(user, chat, text, thread=thread)
 
     def push_callback(
         self, user: FakeUser, chat: FakeChat, message_id: int | None, data: str
@@ -453,7 +607,7 @@ class FakeTelegram:
         }
         stored = self.messages.get((chat.id, message_id)) if message_id else None
         if stored is not None and stored.ephemeral_for is None:
-            query["message"] = stored.as_dict(self.bot_user, chat.as_dict())
+            query["message"] = stored.as_dict(self.bot_user, self._chat(chat.id).as_dict())
         self._queries[query_id] = query
         self._push({"callback_query": query})
         return query_id
@@ -843,17 +997,19 @@ class FakeTelegram:
         text = str(params.get("text", ""))
         _check_text(text, params.get("parse_mode"))
         markup = params.get("reply_markup") or None
+        thread = self._thread_of(chat_id, params)
         if ephemeral is not None:
             if chat_id > 0:
                 raise _ApiError(400, "Bad Request: ephemeral messages can't be sent to this chat")
-            stored = StoredMessage(chat_id, 0, text, markup)
+            stored = StoredMessage(chat_id, 0, text, markup, thread=thread)
             stored.ephemeral_for = int(ephemeral["receiver_user_id"])
             stored.ephemeral_message_id = next(self._ephemeral_ids[chat_id])
             self.ephemerals[(chat_id, stored.ephemeral_message_id)] = stored
             receiver = self.users.get(stored.ephemeral_for)
             chat = self._chat(chat_id).as_dict()
             return stored.as_dict(self.bot_user, chat, receiver.as_dict() if receiver else None)
-        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), text, markup)
+        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), text, markup,
+                               thread=thread)
         self.messages[(chat_id, stored.message_id)] = stored
         return stored.as_dict(self.bot_user, self._chat(chat_id).as_dict())
 
@@ -867,7 +1023,9 @@ class FakeTelegram:
         caption = str(params.get("caption", ""))
         if caption and utf16_length(_visible(caption, params.get("parse_mode"))) > MAX_CAPTION:
             raise _ApiError(400, "Bad Request: message caption is too long")
-        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), caption, None)
+        thread = self._thread_of(chat_id, params)
+        stored = StoredMessage(chat_id, next(self._message_ids[chat_id]), caption, None,
+                               thread=thread)
         self.messages[(chat_id, stored.message_id)] = stored
         self.documents.append(
             SentDocument(chat_id, stored.message_id, upload.filename, upload.file.read(), caption)
@@ -881,6 +1039,7 @@ class FakeTelegram:
         stored = self.messages.get(key)
         if stored is None or stored.deleted:
             raise _ApiError(400, "Bad Request: message to edit not found")
+        self._check_topic_open(stored)
         markup = params.get("reply_markup") or None
         new_text = stored.text if text is None else text
         if new_text == stored.text and markup == stored.reply_markup:
@@ -910,6 +1069,7 @@ class FakeTelegram:
 
     def _edit_ephemeral(self, params: dict[str, Any], text: str | None) -> Any:
         stored = self._ephemeral(params, "message to edit not found")
+        self._check_topic_open(stored)
         markup = params.get("reply_markup") or None
         new_text = stored.text if text is None else text
         if new_text == stored.text and markup == stored.reply_markup:
@@ -935,6 +1095,34 @@ class FakeTelegram:
         if stored is None or stored.deleted:
             raise _ApiError(400, "Bad Request: message to delete not found")
         stored.deleted = True
+        return True
+
+    def _api_createForumTopic(self, params: dict[str, Any]) -> Any:
+        topic = self._new_topic(int(params["chat_id"]), str(params.get("name", "")))
+        return {"message_thread_id": topic.thread, "name": topic.name, "icon_color": 7322096}
+
+    def _api_topic(self, params: dict[str, Any]) -> FakeTopic:
+        topic = self.topics.get((int(params["chat_id"]), int(params["message_thread_id"])))
+        if topic is None or topic.deleted:
+            raise _ApiError(400, THREAD_NOT_FOUND)
+        return topic
+
+    def _api_closeForumTopic(self, params: dict[str, Any]) -> Any:
+        topic = self._api_topic(params)
+        if topic.closed:
+            raise _ApiError(400, "Bad Request: TOPIC_NOT_MODIFIED")
+        topic.closed = True
+        return True
+
+    def _api_reopenForumTopic(self, params: dict[str, Any]) -> Any:
+        topic = self._api_topic(params)
+        if not topic.closed:
+            raise _ApiError(400, "Bad Request: TOPIC_NOT_MODIFIED")
+        topic.closed = False
+        return True
+
+    def _api_deleteForumTopic(self, params: dict[str, Any]) -> Any:
+        self._delete_topic(int(params["chat_id"]), int(params["message_thread_id"]))
         return True
 
     def _member(self, chat_id: int, user_id: int) -> dict[str, Any]:
