@@ -422,7 +422,7 @@ refusal-nothing_to_take_back = There is no move of yours to take back in this de
 hint-failed = 💡 No hint this time — please try again.
 refusal-hint_busy = 💡 Still thinking about your last hint — a moment, please.
 
-## Verifiable deals (#32): the seed's commitment and its reveal (games/verify.py)
+## Verifiable deals: the seed's commitment and its reveal (games/verify.py)
 seal-line = 🔒 Seed hash: <code>{ $hash }</code>
 record-sealed = 🔒 Seed hash: <code>{ $hash }</code> — the seed is shown here when the match ends.
 record-seed = 🔑 Seed: <code>{ $seed }</code> (its hash <code>{ $hash }</code> was on the table). Re-deal it:

@@ -429,7 +429,7 @@ refusal-nothing_to_take_back = В этой сдаче нет вашего ход
 hint-failed = 💡 Подсказки сейчас нет — попробуйте ещё раз.
 refusal-hint_busy = 💡 Ещё думаю над прошлой подсказкой — минутку.
 
-## Verifiable deals (#32): the seed's commitment and its reveal (games/verify.py)
+## Verifiable deals: the seed's commitment and its reveal (games/verify.py)
 seal-line = 🔒 Хеш сида: <code>{ $hash }</code>
 record-sealed = 🔒 Хеш сида: <code>{ $hash }</code> — сам сид появится здесь, когда матч закончится.
 record-seed = 🔑 Сид: <code>{ $seed }</code> (его хеш <code>{ $hash }</code> был на столе). Пересдать его:
