@@ -21,6 +21,7 @@ from bot.render.table import render_hand, render_table, table_text
 from bot.topics import GENERAL, message_link
 from games import REGISTRY
 from games.base import View
+from games.verify import short_hash
 from sessions import OVERALL, Session, seats_allowed, takeback_allowed
 
 #: Table texts remembered (a move draws one for the group and one per hand).
@@ -63,7 +64,8 @@ class Screens:
         text = self._texts.get(key)
         if text is None:
             public = public if public is not None else session.view(None)
-            text = table_text(public, session.seats, lang, viewer)
+            seal = short_hash(session.seed) if session.seed is not None else None
+            text = table_text(public, session.seats, lang, viewer, seal)
             self._texts[key] = text
             if len(self._texts) > TEXTS_KEPT:
                 del self._texts[next(iter(self._texts))]

@@ -18,7 +18,13 @@ from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
 from bot.render.common import MAX_CAPTION, Screen, esc, game_name, seat_name
-from bot.render.record import match_record, record_filename, render_deal, render_history
+from bot.render.record import (
+    match_record,
+    record_filename,
+    render_deal,
+    render_history,
+    seed_lines,
+)
 from bot.render.text import fit
 from sessions import Refusal
 
@@ -38,7 +44,9 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
     lang = user_lang()
-    shown = render_deal(records[deal_no], session.game_id, session.seats, lang)
+    seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
+                      session.status in ("finished", "cancelled"), lang)
+    shown = render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
         if not kol.presenter.background_once(("deal", session.id, deal_no, user.id), posting):
@@ -70,8 +78,10 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id
     lang = chat_lang()
+    seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
+                      True, lang)
     text = match_record(
-        session.game_id, records, session.seats, session.result, session.created_at, lang
+        session.game_id, records, session.seats, session.result, session.created_at, lang, seed
     )
     caption = t(lang, "record-caption", game=esc(game_name(session.game_id, lang)))
     caption = fit(caption, MAX_CAPTION)

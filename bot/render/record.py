@@ -31,6 +31,7 @@ from bot.render.common import (
 )
 from games import REGISTRY
 from games.record import DealRecord, Turn
+from games.verify import command, short_hash
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -60,10 +61,31 @@ def deal_lines(record: DealRecord, game_id: str, seats: Sequence[SeatLike], lang
     return lines
 
 
-def render_deal(record: DealRecord, game_id: str, seats: Sequence[SeatLike], lang: str) -> Screen:
+def seed_lines(game_id: str, seats: int, options: dict[str, Any], seed: int | None,
+               revealed: bool, lang: str) -> list[str]:
+    """The seed's commitment (while the match is on) or the seed itself and the
+    command that re-deals it (once the match is over): games/verify.py."""
+    if seed is None:
+        return []
+    if not revealed:
+        return ["", t(lang, "record-sealed", hash=short_hash(seed))]
+    return [
+        "",
+        t(lang, "record-seed", seed=str(seed), hash=short_hash(seed)),
+        f"<code>{esc(command(game_id, seats, options, seed))}</code>",
+    ]
+
+
+def render_deal(
+    record: DealRecord,
+    game_id: str,
+    seats: Sequence[SeatLike],
+    lang: str,
+    seed: Sequence[str] = (),
+) -> Screen:
     """The 📜 Deal answer: one finished deal (cut politely at Telegram's limit; the
-    whole deal is in the match record)."""
-    return screen("\n".join(deal_lines(record, game_id, seats, lang)))
+    whole deal is in the match record), then ``seed`` (:func:`seed_lines`)."""
+    return screen("\n".join([*deal_lines(record, game_id, seats, lang), *seed]))
 
 
 def match_record(
@@ -73,8 +95,10 @@ def match_record(
     result: dict[str, Any],
     started: float,
     lang: str,
+    seed: Sequence[str] = (),
 ) -> str:
-    """The 📄 Match record document: every deal, then the final scores (plain text)."""
+    """The 📄 Match record document: every deal, the final scores, then ``seed``
+    (:func:`seed_lines`), as plain text."""
     lines = [
         t(lang, "record-match-title", game=esc(game_name(game_id, lang)),
           date=_date(started)),
@@ -93,6 +117,7 @@ def match_record(
             f"{places[seat] + 1}. {seat_name(seats[seat], lang)} — "
             f"{scores_line([scores[seat]])[0]}{cup}"
         )
+    lines += seed
     return plain("\n".join(lines)) + "\n"
 
 

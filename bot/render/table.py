@@ -193,12 +193,17 @@ def _last_deal(view: dict[str, Any], seats: Sequence[SeatLike], lang: str) -> li
 
 
 def table_text(
-    view: dict[str, Any], seats: Sequence[SeatLike], lang: str, viewer: int | None = None
+    view: dict[str, Any],
+    seats: Sequence[SeatLike],
+    lang: str,
+    viewer: int | None = None,
+    seal: str | None = None,
 ) -> str:
     """The public picture of the table: header, seats, board, whose turn.
 
     ``viewer`` (default: the view's own seat) is left out of the publicly known
-    cards, which that player sees in their hand anyway.
+    cards, which that player sees in their hand anyway. ``seal`` is the short hash
+    of the match's seed (games/verify.py), shown last: the commitment to the deal.
     """
     if viewer is None:
         viewer = view.get("seat")
@@ -221,6 +226,8 @@ def table_text(
                 ),
             ),
         ]
+    if seal:
+        lines += ["", t(lang, "seal-line", hash=seal)]
     return "\n".join(lines)
 
 
@@ -232,15 +239,16 @@ def render_table(
     hand_link: str | None,
     timer: int | None = None,
     table: str | None = None,
+    seal: str | None = None,
 ) -> Screen:
     """The group table message: the public view, "My hand" and a private-chat link.
 
-    ``table`` is :func:`table_text` of ``view`` when the caller has it already.
+    ``table`` is :func:`table_text` of ``view`` (with ``seal``) when the caller has it.
     """
     rows: list[list[Button]] = [[Button(t(lang, "button-my-hand"), ShowHand(session).pack())]]
     if hand_link:
         rows[0].append(Button(t(lang, "button-private-hand"), url=hand_link))
-    text = table if table is not None else table_text(view, seats, lang)
+    text = table if table is not None else table_text(view, seats, lang, seal=seal)
     if timer is not None and view.get("to_move") is not None:
         text += "\n" + t(lang, "timer-line", timer=timer_name(timer, lang))
     return screen(text, rows)

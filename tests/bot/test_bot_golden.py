@@ -17,6 +17,7 @@ from bot.render.lobby import render_lobby, render_settings
 from bot.render.result import render_result
 from bot.render.table import render_hand, render_table
 from games import REGISTRY
+from games.verify import short_hash
 from sessions import Player
 from tests.support.golden_screens import GOLDEN, SEATS, snapshot
 
@@ -39,7 +40,10 @@ def screens(lang: str) -> dict[str, Screen]:
             5, "king", "group", SEATS[:3], 4, king.options_schema, options, 300, lang
         ),
         "settings": render_settings(5, "king", king.options_schema, options, 300, lang),
-        "table": render_table(5, game.view(None), SEATS, lang, "https://t.me/koloda_bot?start=h5"),
+        "table": render_table(
+            5, game.view(None), SEATS, lang, "https://t.me/koloda_bot?start=h5",
+            seal=short_hash(2026),
+        ),
         "hand": render_hand(5, 42, game.view(seat), SEATS, lang),
         "result": render_result(
             5, "king", {"scores": [440, -420, -110, 90], "winners": [0]}, SEATS, lang

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from bot.render.common import Screen, screen
-from bot.render.record import match_record, render_deal, render_history
+from bot.render.record import match_record, render_deal, render_history, seed_lines
 from games import REGISTRY
 from games.record import deal_records
 from tests.support.golden_screens import GOLDEN, SEATS, snapshot
@@ -37,8 +37,17 @@ def screens(lang: str) -> dict[str, Screen]:
         [(9, "oh_hell", WHEN, ["Алиса"]), (4, "mau_mau", WHEN - 86400, [])], lang
     )
     return {
-        "deal": render_deal(records[1], "oh_hell", SEATS[:3], lang),
-        "record": screen(match_record("oh_hell", records, SEATS[:3], result, WHEN, lang)),
+        # mid-match: the seed is still sealed; the whole match: it is revealed
+        "deal": render_deal(
+            records[1], "oh_hell", SEATS[:3], lang,
+            seed_lines("oh_hell", 3, options, 2026, False, lang),
+        ),
+        "record": screen(
+            match_record(
+                "oh_hell", records, SEATS[:3], result, WHEN, lang,
+                seed_lines("oh_hell", 3, options, 2026, True, lang),
+            )
+        ),
         "history": history,
     }
 

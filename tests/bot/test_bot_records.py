@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from games.verify import short_hash
 from tests.support.harness import Harness
 from tests.support.tables import Table, finish_fifteen, labels, mover, moves, open_table, pop_up
 
@@ -55,6 +56,12 @@ async def test_deal_button_match_record_and_history_in_a_group(harness: Harness)
                 if m.ephemeral_for == table.bob.id and "📜 Deal 1" in m.text]
     assert "Fifteen" in record.text and "Hands as dealt:" in record.text
     assert "Showdown:" in record.text and "Points:" in record.text
+    # the table committed to the seed before the first card; mid-match it stays sealed
+    seed = (await harness.kol.manager.get(sid)).seed
+    assert seed is not None
+    assert f"🔒 Seed hash: <code>{short_hash(seed)}</code>" in table.message.text
+    assert "the seed is shown here when the match ends" in record.text
+    assert str(seed) not in record.text
     text = await pop_up(harness, table.bob, table.group, table.message.message_id, f"deal:{sid}:1")
     assert text == "That deal is not finished yet."  # the deal in play stays hidden
     text = await pop_up(harness, table.bob, table.group, table.message.message_id, f"rec:{sid}")
@@ -70,6 +77,9 @@ async def test_deal_button_match_record_and_history_in_a_group(harness: Harness)
     assert "📜 Deal 1 — Fifteen" in body and "📜 Deal 2 — Fifteen" in body
     assert "Final scores:" in body and "<b>" not in body
     assert "Alice" in body and "Bob" in body
+    # over: the seed is revealed, with the command that re-deals it
+    assert f"🔑 Seed: {seed} (its hash {short_hash(seed)} was on the table)" in body
+    assert f"python -m games.verify fifteen {seed} --players 2" in body
 
     # /history, also after the cache is gone (rebuilt from the stored seed and log)
     harness.kol.manager._cache.clear()

@@ -429,3 +429,8 @@ topic-closed-players = ⏸ The { $game } table waits: its topic in the group was
 topic-reopened-players = ▶️ The { $game } table goes on: its topic is open again.
 topic-gone-players = 🗑 The { $game } table was cancelled: its topic in the group was deleted. The match so far is kept in /history.
 button-open-table = ↗️ Open the table
+
+## Verifiable deals: the seed's commitment and its reveal (games/verify.py)
+seal-line = 🔒 Seed hash: <code>{ $hash }</code>
+record-sealed = 🔒 Seed hash: <code>{ $hash }</code> — the seed is shown here when the match ends.
+record-seed = 🔑 Seed: <code>{ $seed }</code> (its hash <code>{ $hash }</code> was on the table). Re-deal it:

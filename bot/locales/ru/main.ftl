@@ -436,3 +436,8 @@ topic-closed-players = ⏸ Стол «{ $game }» ждёт: его тему в �
 topic-reopened-players = ▶️ Стол «{ $game }» снова играет: его тема открыта.
 topic-gone-players = 🗑 Стол «{ $game }» отменён: его тему в группе удалили. Сыгранное сохранено в /history.
 button-open-table = ↗️ Открыть стол
+
+## Verifiable deals: the seed's commitment and its reveal (games/verify.py)
+seal-line = 🔒 Хеш сида: <code>{ $hash }</code>
+record-sealed = 🔒 Хеш сида: <code>{ $hash }</code> — сам сид появится здесь, когда матч закончится.
+record-seed = 🔑 Сид: <code>{ $seed }</code> (его хеш <code>{ $hash }</code> был на столе). Пересдать его:
