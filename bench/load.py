@@ -100,6 +100,10 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 class BotProcess:
     """``python -m bot`` pointed at the fake server, with /proc readings."""
 
+    #: the checkout whose bot runs (``--bot-root``: another worktree, for a 'before' run
+    #: measured by this very harness)
+    root: Path = ROOT
+
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
 
@@ -115,6 +119,7 @@ class BotProcess:
     ) -> BotProcess:
         """Start the bot and wait until it has registered its commands (it then polls)."""
         env = fake.bot_environment(database, KOLODA_FLOOD_LIMITS="on" if limits else "off")
+        env["PYTHONPATH"] = str(cls.root)
         command = [sys.executable, "-m", "bot"]
         if profile:
             command = [sys.executable, "-c", _PROFILED, profile]
@@ -126,7 +131,7 @@ class BotProcess:
 
         fake.listeners.append(on_call)
         process = await asyncio.create_subprocess_exec(
-            *command, cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL
+            *command, cwd=cls.root, env=env, stdout=asyncio.subprocess.DEVNULL
         )
         try:
             await asyncio.wait_for(ready.wait(), timeout)
@@ -282,6 +287,12 @@ class Table:
 
     async def open(self) -> None:
         """/start in every private chat, /new in the group, everyone joins, the creator deals."""
+        await self.seat()
+        self.deal()
+        await self.until(lambda: self.next_press() is not None)
+
+    async def seat(self) -> None:
+        """/start in every private chat, /new in the group, everyone joins the lobby."""
         for user in self.players:
             self.fake.push_command(user, self.private[user.id], "/start")
         self.fake.push_command(self.players[0], self.group, f"/new {self.game}")
@@ -292,9 +303,14 @@ class Table:
             self.fake.push_callback(user, self.group, self.lobby.message_id, f"join:{session}")
         lobby = self.lobby
         await self.until(lambda: all(u.first_name in lobby.text for u in self.players))
-        self.fake.push_callback(self.players[0], self.group, lobby.message_id, f"start:{session}")
         self.session = session
-        await self.until(lambda: self.next_press() is not None)
+
+    def deal(self) -> None:
+        """The creator presses "Start" on the full lobby."""
+        assert self.lobby is not None
+        self.fake.push_callback(
+            self.players[0], self.group, self.lobby.message_id, f"start:{self.session}"
+        )
 
     def next_press(self) -> Press | None:
         """The move button of whoever is to move in the newest session, if drawn yet."""
@@ -546,6 +562,8 @@ async def run_setting(
 
 #: A hand update delivered within this many seconds of its move's commit is current.
 HAND_CURRENT = 1.5
+#: Seconds of the windows in which every table must show a move (fairness).
+FAIR_WINDOW = 60.0
 
 
 @dataclass
@@ -560,6 +578,8 @@ class Budget:
     hand_waits: list[float] = field(default_factory=list)
     too_many: int = 0
     recording: bool = False
+    #: when the window began (a press made before it, in the warm-up, is not measured)
+    since: float = 0.0
 
     def count(self, call: Call) -> None:
         """Listener of the fake server: every send and edit, by kind."""
@@ -604,7 +624,9 @@ class ThinkingTable(Table):
             shown = [w for w in self.waiting if w[1] <= now]
             self.waiting = [w for w in self.waiting if w[1] > now]
             if self.budget.recording:
-                self.budget.lags += [now - pressed for pressed, _ in shown]
+                self.budget.lags += [
+                    now - pressed for pressed, _ in shown if pressed >= self.budget.since
+                ]
                 if shown:
                     self.shown_at.append(now)
         elif message is not None and call.chat_id in self.private and self.budget.recording:
@@ -646,6 +668,12 @@ class ThinkingTable(Table):
         """The longest this table waited, within the window, for its next shown move."""
         times = [started, *self.shown_at, ended]
         return max(b - a for a, b in itertools.pairwise(times))
+
+    def silent_windows(self, started: float, ended: float) -> int:
+        """How many of the window's whole minutes (from ``started``) showed no move here."""
+        minutes = int((ended - started) // FAIR_WINDOW)
+        shown = {int((at - started) // FAIR_WINDOW) for at in self.shown_at if at >= started}
+        return sum(k not in shown for k in range(minutes))
 
     async def play_thinking(self, stop_at: float) -> None:
         """Think, press the newest move button, and again, until ``stop_at``."""
@@ -689,6 +717,9 @@ class LimitedResult:
     unshown: list[float]
     owed: list[float]  # hand updates not delivered by the end: how long they waited
     longest_unshown: float
+    silent: int  # (table, minute of the window) pairs that showed no move
+    minutes: int  # the window's whole minutes
+    warmup: float
 
     def row(self) -> str:
         """A Markdown table row."""
@@ -707,16 +738,24 @@ class LimitedResult:
             f"({kinds}) | {100 * current:.1f} % of {len(waits)} "
             f"| {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
             f"{lags[-1]:.1f} s | {self.longest_unshown:.1f} s "
-            f"| {counts[0]} / {counts[len(counts) // 2]} | {self.budget.too_many} |"
+            f"| {self.silent} of {self.tables * self.minutes} "
+            f"| {counts[0]} / {counts[len(counts) // 2]} / {counts[-1]} "
+            f"| {self.sends_per_second:.1f} | {self.budget.too_many} |"
         )
+
+    @property
+    def sends_per_second(self) -> float:
+        """Sends and edits a second the token made in the window (its ceiling: 30)."""
+        return sum(self.budget.deliveries.values()) / self.seconds
 
 
 LIMITED_HEADER = (
     "| game | tables | moves/s made (offered) | deliveries per move (by kind) "
     f"| hand updates within {HAND_CURRENT} s of the commit "
     "| press → table shows it p50 / p95 / max | longest wait of a table for its next "
-    "shown move | moves per table min / median | 429s |\n"
-    "|---|---|---|---|---|---|---|---|---|"
+    f"shown move | tables' {FAIR_WINDOW:.0f} s windows without a shown move "
+    "| moves per table min / median / max | sends+edits/s | 429s |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -739,10 +778,12 @@ async def _paced(
 
 
 async def run_limited(
-    game: str, count: int, seconds: float, think: float, workdir: Path, seed: int
+    game: str, count: int, seconds: float, think: float, workdir: Path, seed: int,
+    warmup: float = 0.0,
 ) -> LimitedResult:
     """The bot with its pacing on against a fake enforcing Telegram's limits, and
-    ``count`` tables of humans who think ``think`` s on average per move."""
+    ``count`` tables of humans who think ``think`` s on average per move: ``warmup``
+    seconds of play (the deals' first hands go out), then ``seconds`` measured."""
     fake, budget, traffic, bot = await _paced(
         workdir / f"limited-{game}-{count}.sqlite3"
     )
@@ -756,12 +797,19 @@ async def run_limited(
             traffic.add(table)
         await asyncio.gather(*(table.open() for table in tables))
         await asyncio.sleep(3)  # let the deals' deliveries go out
-        budget.recording = True
-        started = time.perf_counter()
-        await asyncio.gather(*(t.play_thinking(started + seconds) for t in tables))
+        begun = time.perf_counter()
+        started = begun + warmup
+
+        async def measure() -> None:
+            await asyncio.sleep(max(0.0, started - time.perf_counter()))
+            budget.recording, budget.since = True, time.perf_counter()
+
+        await asyncio.gather(
+            measure(), *(t.play_thinking(started + seconds) for t in tables)
+        )
         budget.recording = False
         now = time.perf_counter()
-        unshown = [now - pressed for t in tables for pressed, _ in t.waiting]
+        unshown = [now - pressed for t in tables for pressed, _ in t.waiting if pressed >= started]
         return LimitedResult(
             game,
             count,
@@ -773,6 +821,146 @@ async def run_limited(
             unshown,
             [wait for t in tables for wait in t.owed(now)],
             max(t.longest_unshown(started, now) for t in tables),
+            sum(t.silent_windows(started, now) for t in tables),
+            int((now - started) // FAIR_WINDOW),
+            warmup,
+        )
+    finally:
+        await bot.stop()
+        await fake.stop()
+
+
+# ---------------------------------------------------------------- a burst of new tables
+
+
+class BurstTable(ThinkingTable):
+    """A ThinkingTable dealt in a burst: when its first screen and each player's first
+    hand came after the deal was pressed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dealt_at = 0.0  # the creator pressed "Start" (0: not yet)
+        self.first_table = 0.0  # seconds from the deal to the first table screen
+        self.first_hands: dict[int, float] = {}  # private chat → seconds to its first hand
+        self.first_move = 0.0  # seconds from the deal to the first move shown
+
+    def seen(self, call: Call, message: StoredMessage | None) -> None:
+        """The first group and private deliveries after the deal."""
+        if message is not None and self.dealt_at:
+            after = time.perf_counter() - self.dealt_at
+            if call.chat_id == self.group.id:
+                if not self.first_table:
+                    self.first_table = after
+                elif not self.first_move and self.waiting:
+                    self.first_move = after
+            elif call.chat_id in self.private:
+                self.first_hands.setdefault(call.chat_id, after)
+        super().seen(call, message)
+
+
+@dataclass
+class BurstResult:
+    """A burst of deals: how long tables and hands waited for their first screens."""
+
+    tables: int
+    spread: float  # seconds the deals were pressed over
+    first_tables: list[float]
+    first_hands: list[float]
+    hands_before_tables: int  # first hands delivered before the last first table screen
+    first_moves: list[float]  # deal → the table's first move shown (nan: none yet)
+    moved_first_minute: int  # tables that showed a move within 60 s of their deal
+    without_screen: int  # tables still without their first screen at the end
+    deliveries: dict[str, int]
+    too_many: int
+
+    def row(self) -> str:
+        """A Markdown table row."""
+
+        def spread(values: list[float]) -> str:
+            found = sorted(values) or [float("nan")]
+            p50, p95 = _pct(found, 50) / 1000, _pct(found, 95) / 1000
+            return f"{p50:.1f} / {p95:.1f} / {found[-1]:.1f} s"
+
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.deliveries.items()))
+        return (
+            f"| {self.tables} in {self.spread:.0f} s | {spread(self.first_tables)} "
+            f"| {spread(self.first_hands)} | {self.hands_before_tables} "
+            f"| {spread(self.first_moves)} | {self.moved_first_minute} of {self.tables} "
+            f"| {self.without_screen} | {kinds} | {self.too_many} |"
+        )
+
+
+BURST_HEADER = (
+    "| deals | deal → table's first screen p50 / p95 / max | deal → player's first hand "
+    "p50 / p95 / max | first hands before the last table's first screen "
+    "| deal → first move shown p50 / p95 / max | tables moving within 60 s "
+    "| tables without a screen at the end | deliveries in the window | 429s |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
+
+
+async def _quiet(fake: FakeTelegram, seconds: float, timeout: float) -> None:
+    """Wait until the fake has seen no message call for ``seconds`` (the lobbies' replies
+    are out), at most ``timeout``."""
+    last = [time.perf_counter()]
+
+    def on_call(call: Call) -> None:
+        if call.method in MESSAGE_METHODS:
+            last[0] = time.perf_counter()
+
+    fake.listeners.append(on_call)
+    try:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() - last[0] < seconds and time.perf_counter() < deadline:
+            await asyncio.sleep(0.5)
+    finally:
+        fake.listeners.remove(on_call)
+
+
+async def run_burst(
+    count: int, spread: float, seconds: float, think: float, workdir: Path, seed: int
+) -> BurstResult:
+    """``count`` full four-human King lobbies (opened beforehand, the bot quiet again),
+    dealt within ``spread`` seconds; then ``seconds`` of play, humans thinking ``think``
+    s: when each table's first screen and each player's first hand came."""
+    fake, budget, traffic, bot = await _paced(workdir / f"burst-{count}.sqlite3")
+    rng = random.Random(seed)
+    try:
+        tables = [
+            BurstTable(fake, traffic.queries, "king", n, rng, think=think, budget=budget)
+            for n in range(count)
+        ]
+        for table in tables:
+            traffic.add(table)
+        await asyncio.gather(*(table.seat() for table in tables))
+        await _quiet(fake, 5.0, 300.0)
+        budget.recording, budget.since = True, time.perf_counter()
+        stop_at = time.perf_counter() + seconds
+
+        async def dealt(table: BurstTable) -> None:
+            await asyncio.sleep(rng.uniform(0, spread))
+            table.dealt_at = time.perf_counter()
+            table.deal()
+            await table.play_thinking(stop_at)
+
+        await asyncio.gather(*(dealt(t) for t in tables))
+        budget.recording = False
+        end = time.perf_counter()
+        last_table = max(t.dealt_at + t.first_table if t.first_table else end for t in tables)
+        hands = [t.dealt_at + after for t in tables for after in t.first_hands.values()]
+        missing = [end - t.dealt_at for t in tables for _ in range(4 - len(t.first_hands))]
+        return BurstResult(
+            count,
+            spread,
+            [t.first_table or end - t.dealt_at for t in tables],
+            [after for t in tables for after in t.first_hands.values()]
+            + missing,
+            sum(at < last_table for at in hands),
+            [t.first_move or end - t.dealt_at for t in tables],
+            sum(0 < t.first_move <= 60 for t in tables),
+            sum(not t.first_table for t in tables),
+            budget.deliveries,
+            budget.too_many,
         )
     finally:
         await bot.stop()
@@ -1075,17 +1263,30 @@ async def main(args: argparse.Namespace) -> None:
     print(f"# Koloda load benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print(f"cores: {os.cpu_count()}, load average before: {loadavg()}, ", end="")
     print(f"{args.seconds:.0f} s per setting")
+    BotProcess.root = args.bot_root.resolve()
+    print(f"bot: {BotProcess.root}")
     with tempfile.TemporaryDirectory(prefix="koloda-load-") as tmp:
         workdir = Path(tmp)
         if args.limits:
-            print(f"\n## With Telegram's limits on, humans think {args.think:.0f} s on average\n")
+            print(f"\n## With Telegram's limits on, humans think {args.think:.0f} s on average, "
+                  f"{args.warmup:.0f} s of warm-up before the window\n")
             print(LIMITED_HEADER, flush=True)
             for game in [args.only] if args.only else ["king"]:
                 for count in [args.games] if args.games else [10, 50, 200]:
                     limited = await run_limited(
-                        game, count, args.seconds, args.think, workdir, args.seed
+                        game, count, args.seconds, args.think, workdir, args.seed, args.warmup
                     )
                     print(limited.row(), flush=True)
+        if args.burst:
+            count = args.games or 200
+            print(f"\n## A burst: {count} King tables dealt within {args.spread:.0f} s, limits "
+                  f"on, humans think {args.think:.0f} s, {args.seconds:.0f} s from the first "
+                  "deal\n")
+            print(BURST_HEADER, flush=True)
+            burst = await run_burst(
+                count, args.spread, args.seconds, args.think, workdir, args.seed
+            )
+            print(burst.row(), flush=True)
         if args.abuse:
             count = args.games or 50
             print(f"\n## One member floods her group: {count} King tables, limits on, "
@@ -1096,7 +1297,8 @@ async def main(args: argparse.Namespace) -> None:
                     count, args.seconds, args.think, workdir, args.seed, flooded=flooded
                 )
                 print(abused.row(), flush=True)
-        if (not args.limits or args.closed) and not args.restart_only and not args.abuse:
+        special = args.restart_only or args.abuse or args.burst
+        if (not args.limits or args.closed) and not special:
             print("\n## Limits off, no think time (raw capacity)\n")
             print(HEADER, flush=True)
             for game in [args.only] if args.only else list(GAMES):
@@ -1106,7 +1308,7 @@ async def main(args: argparse.Namespace) -> None:
                     )
                     print(result.row(), flush=True)
         print(f"\nload average after: {loadavg()}")
-        if args.restart and not args.abuse:
+        if args.restart and not args.abuse and not args.burst:
             numbers = await restart_numbers(workdir, args.restart)
             print(
                 f"\nrestart: empty database RSS {numbers['empty_rss']:.0f} MiB; "
@@ -1132,6 +1334,19 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--abuse", action="store_true",
         help="limits on, 50 tables: a quiet run, then one with a member flooding her group",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=60.0,
+        help="with --limits: seconds of play before the measured window",
+    )
+    parser.add_argument(
+        "--burst", action="store_true",
+        help="limits on: 200 full lobbies dealt within --spread seconds, first screens",
+    )
+    parser.add_argument("--spread", type=float, default=10.0, help="--burst: seconds of deals")
+    parser.add_argument(
+        "--bot-root", type=Path, default=ROOT,
+        help="run the bot of this checkout (a 'before' worktree) under this harness",
     )
     parser.add_argument("--restart", type=int, default=10_000, help="open games (0: skip)")
     parser.add_argument("--restart-only", action="store_true", help="only the restart part")

@@ -15,7 +15,9 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   moves every slot still goes);
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
-  to see their turn) and then the oldest;
+  to see their turn) and then the oldest; a waiting request whose message became
+  more urgent meanwhile (a hand that waited as "later" now carries its player's
+  turn: ``wait_turn(..., urgency=slot)``) is ranked by what it carries now;
 - a 429 is waited out (the chat and the whole bot hold back) and the call made
   again.
 
@@ -41,12 +43,11 @@ budget in memory (no database round trip per send).
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
@@ -138,12 +139,26 @@ DEMAND_SHORT = 0.5
 BACKLOG = 1.0
 
 
+class Urgency(Protocol):
+    """What a waiting request carries may grow more urgent while it waits (a delivery
+    slot's newest screen): its ``priority`` is read each time a slot is handed out."""
+
+    priority: int
+
+
 @dataclass
 class _Waiting:
     priority: int
     order: int
     since: float  # the clock's now() when it began to wait
     turn: asyncio.Future[None]
+    urgency: Urgency | None = None
+
+    def rank(self) -> tuple[int, int]:
+        """(priority now, order): the most urgent first, then the oldest; a request only
+        ever grows more urgent while it waits."""
+        now = self.priority if self.urgency is None else min(self.priority, self.urgency.priority)
+        return (now, self.order)
 
 
 @dataclass
@@ -157,7 +172,7 @@ class _Lane:
     def take(self, aged: float, now: float) -> _Waiting:
         """The request the slot opening ``now`` goes to: the most urgent (then the
         oldest), or every other slot at most, one that has waited ``aged`` seconds."""
-        urgent = min(self.queue, key=lambda w: (w.priority, w.order))
+        urgent = min(self.queue, key=_Waiting.rank)
         oldest = min(self.queue, key=lambda w: w.order)
         jump = not self.jumped and oldest is not urgent and now - oldest.since >= aged
         best = oldest if jump else urgent
@@ -178,7 +193,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._next_in_chat: dict[int, float] = {}  # chat → when its next request may go
         self._left_at: dict[int, float] = {}  # chat → when its last request left
         self._next_overall = 0.0
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._queue: list[_Waiting] = []  # requests waiting for the overall pace
         self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
         self._demand = Demand(self._pace_of)  # how much of each pace is asked for lately
         self._order = itertools.count()
@@ -205,15 +220,18 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 lane.pump.cancel()
         self._lanes.clear()
 
-    async def wait_turn(self, chat_id: int | None, priority: int = NORMAL) -> None:
+    async def wait_turn(
+        self, chat_id: int | None, priority: int = NORMAL, *, urgency: Urgency | None = None
+    ) -> None:
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
-        and count it as sent now."""
+        and count it as sent now. ``urgency``: what the request carries may grow more
+        urgent while it waits (then it is ranked by its ``priority`` then)."""
         if self.limits.overall is not None:
             self._demand.note(OVERALL, self.limits.overall, self.clock.now())
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None:
-            await self._chat_turn(chat_id, pace, priority)
-        await self._overall_turn(URGENT if priority == REPLY else priority)
+            await self._chat_turn(chat_id, pace, priority, urgency)
+        await self._overall_turn(URGENT if priority == REPLY else priority, urgency)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one
@@ -260,7 +278,9 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             return None
         return self.limits.private if chat_id > 0 else self.limits.group
 
-    async def _chat_turn(self, chat_id: int, pace: Pace, priority: int) -> None:
+    async def _chat_turn(
+        self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None = None
+    ) -> None:
         """Wait for the chat's next slot; the most urgent waiting request takes each."""
         now = self.clock.now()
         lane = self._lanes.get(chat_id)
@@ -271,7 +291,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if lane is None:
             lane = self._lanes[chat_id] = _Lane()
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.queue.append(_Waiting(priority, next(self._order), now, turn))
+        lane.queue.append(_Waiting(priority, next(self._order), now, turn, urgency))
         if lane.pump is None or lane.pump.done():
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)
@@ -348,7 +368,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if chat_id is None or self.limits.overall is not None:
             self._next_overall = max(self._next_overall, now + min(delay, 1.0))
 
-    async def _overall_turn(self, priority: int) -> None:
+    async def _overall_turn(self, priority: int, urgency: Urgency | None = None) -> None:
         pace = self.limits.overall
         if pace is None:
             return
@@ -357,7 +377,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             self._next_overall = now + pace.interval
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (priority, next(self._order), turn))
+        self._queue.append(_Waiting(priority, next(self._order), now, turn, urgency))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._serve(pace))
         await turn
@@ -372,7 +392,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 at = await self._reserve(OVERALL, pace.interval, self.clock.wall())
                 self._overall_ahead = self._local(at)
                 await self._sleep_until(at)
-            _, _, turn = heapq.heappop(self._queue)
+            # a linear look (not a heap): a waiting request may have grown more urgent
+            first = min(self._queue, key=_Waiting.rank)
+            self._queue.remove(first)
+            turn = first.turn
             if turn.cancelled():
                 continue
             self._next_overall = self.clock.now() + (0 if self._reserve else pace.interval)

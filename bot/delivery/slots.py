@@ -220,7 +220,9 @@ class Slots:
                     if slot.pending_version == waiting:  # nothing newer came meanwhile
                         slot.pending = None
                     continue
-                await self._calls.limiter.wait_turn(slot.chat_id, slot.priority)
+                # ranked by the newest screen's urgency while it waits (a hand that
+                # waited as "later" may meanwhile carry its player's turn)
+                await self._calls.limiter.wait_turn(slot.chat_id, slot.priority, urgency=slot)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:

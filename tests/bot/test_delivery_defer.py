@@ -11,7 +11,7 @@ import asyncio
 import itertools
 
 from bot.delivery import DEFER, Delivery
-from bot.limiter import DEMAND_SHORT, FloodLimiter, Limits, Pace
+from bot.limiter import DEMAND_SHORT, NORMAL, FloodLimiter, Limits, Pace
 from bot.render.common import Button, screen
 from sessions import TABLE, hand_purpose
 from tests.support.fake_clock import FakeClock, settled
@@ -226,3 +226,34 @@ async def test_a_chat_is_short_once_asked_for_at_half_its_pace() -> None:
     assert not limiter.short(6)  # another chat's budget is its own
     await clock.advance(30.0)
     assert not limiter.short(5) and DEMAND_SHORT < 1
+
+
+async def test_a_hand_waiting_as_later_takes_its_players_turn_ahead_of_newer_requests() -> None:
+    """Ben's hand after his move waits for the token as "later" (behind other chats'
+    hands); meanwhile his turn comes again. The request is ranked by what it carries
+    now: it goes ahead of every request that came after it, not after all of them (at
+    200 tables a table whose next player waited as "later" made no move for minutes)."""
+    limits = Limits()
+    io, sender, clock = recording_delivery(limits, defer=DEFER)
+    io.show(1, hand_purpose(1), PLAYERS[1], turn("Ben v1", 1), 1)
+    await clock.run(io.flush())
+    await clock.advance(2.0)
+    loop = asyncio.get_running_loop()
+    # others' hands (their turns) on the token: a few, so the budget is not short yet
+    ahead = [loop.create_task(io.limiter.wait_turn(None, NORMAL)) for _ in range(20)]
+    await settled()
+    assert not io.limiter.short(PLAYERS[1])
+    io.show(1, hand_purpose(1), PLAYERS[1], screen("Ben v2"), 2, deferred=True)
+    await settled()
+    behind = [loop.create_task(io.limiter.wait_turn(None, NORMAL)) for _ in range(300)]
+    await settled()
+    came = clock.now()
+    io.show(1, hand_purpose(1), PLAYERS[1], turn("Ben v3", 3), 3)  # his turn again
+    await clock.advance(3.0)
+    assert limits.overall is not None
+    assert "Ben v2" not in sender.at  # the newest screen went instead, in one edit
+    assert sender.at["Ben v3"] - came <= (len(ahead) + 2) * limits.overall.interval
+    assert all(task.done() for task in ahead)
+    assert sum(task.done() for task in behind) < len(behind) / 2
+    for task in behind:
+        task.cancel()
