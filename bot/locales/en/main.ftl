@@ -421,3 +421,27 @@ refusal-takeback_off = Take-backs are only for games against the computer.
 refusal-nothing_to_take_back = There is no move of yours to take back in this deal.
 hint-failed = 💡 No hint this time — please try again.
 refusal-hint_busy = 💡 Still thinking about your last hint — a moment, please.
+
+## Mini App (#31): the table as a picture (bot/miniapp/)
+button-app = 🎴 Open the table
+miniapp-play = play
+miniapp-your-turn = Your turn
+miniapp-wait = Waiting for { $name }
+miniapp-hand = Your hand
+miniapp-trick = On the table
+miniapp-last-trick = Last trick
+miniapp-spectator = You are watching: only the public table is shown.
+miniapp-four-colour = Four-colour suits
+miniapp-offline = Reconnecting…
+miniapp-timer = Time left: { $time }
+miniapp-stock = Stock: { $n }
+miniapp-discard = Discard pile
+miniapp-trumps = Trumps
+miniapp-melds = Melds
+miniapp-hint = Hint
+miniapp-take-back = Take back
+miniapp-finished = The match is over.
+miniapp-cancelled = This game was cancelled.
+miniapp-lobby = The game has not started yet.
+miniapp-theme = Theme
+miniapp-refused = Telegram could not confirm who you are: open the table again from the chat.

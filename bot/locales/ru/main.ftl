@@ -428,3 +428,27 @@ refusal-takeback_off = Ходы можно возвращать только в 
 refusal-nothing_to_take_back = В этой сдаче нет вашего хода, который можно вернуть.
 hint-failed = 💡 Подсказки сейчас нет — попробуйте ещё раз.
 refusal-hint_busy = 💡 Ещё думаю над прошлой подсказкой — минутку.
+
+## Mini App (#31): стол в картинках (bot/miniapp/)
+button-app = 🎴 Открыть стол
+miniapp-play = сыграть
+miniapp-your-turn = Ваш ход
+miniapp-wait = Ждём: { $name }
+miniapp-hand = Ваши карты
+miniapp-trick = На столе
+miniapp-last-trick = Прошлая взятка
+miniapp-spectator = Вы смотрите со стороны: видно только то, что открыто всем.
+miniapp-four-colour = Четыре цвета мастей
+miniapp-offline = Переподключаемся…
+miniapp-timer = Осталось: { $time }
+miniapp-stock = Колода: { $n }
+miniapp-discard = Сброс
+miniapp-trumps = Козыри
+miniapp-melds = Комбинации
+miniapp-hint = Подсказка
+miniapp-take-back = Вернуть ход
+miniapp-finished = Матч окончен.
+miniapp-cancelled = Игра отменена.
+miniapp-lobby = Игра ещё не началась.
+miniapp-theme = Тема
+miniapp-refused = Telegram не подтвердил, кто вы: откройте стол из чата ещё раз.
