@@ -139,8 +139,13 @@ async def startup(app: KolodaApp) -> None:
         app.bot, limiter, messages, defer=app.bot_data.defer, shared=settings.shared,
         owner=manager.worker_id, lease=settings.lease_seconds,
     )
-    presenter = Presenter(delivery, prefs, app.bot.username)
+    presenter = Presenter(
+        delivery, prefs, app.bot.username,
+        miniapp_url=settings.miniapp_url, miniapp_name=settings.miniapp_name,
+    )
     kol = Koloda(manager, prefs, messages, delivery, presenter)
+    if settings.miniapp_url is not None:
+        await _start_miniapp(app, kol)
 
     async def closed(chat_id: int) -> None:
         """A chat refused us (403): a user's private chat is marked unreachable (the
@@ -168,6 +173,27 @@ async def startup(app: KolodaApp) -> None:
     log.info("koloda is up as @%s; %d tables were behind and are drawn", app.bot.username, drawn)
 
 
+async def _start_miniapp(app: KolodaApp, kol: Koloda) -> None:
+    """The Mini App's open pages, told of every change the presenter draws; a page
+    server of its own when the bot polls (in webhook mode the webhook's serves it)."""
+    from bot.miniapp import Pages
+    from bot.miniapp.server import catch_up, serve_beside
+
+    settings = app.bot_data.settings
+    assert settings is not None
+    store = kol.manager.store
+    pages = Pages(store.session_version if settings.shared else None)
+
+    async def closed(session_id: int, user_id: int) -> None:
+        await catch_up(kol, session_id, user_id)
+
+    pages.on_closed = closed
+    kol.presenter.pages = pages
+    app.bot_data.pages = pages
+    if settings.webhook_url is None:
+        app.bot_data.miniapp_runner = await serve_beside(app)
+
+
 async def deliver_pending(app: KolodaApp) -> None:
     """On the way down, while the Bot API client is still open: stop the cluster
     duties and send what waits."""
@@ -180,6 +206,11 @@ async def deliver_pending(app: KolodaApp) -> None:
 async def shutdown(app: KolodaApp) -> None:
     """Stop the deliveries and close the store."""
     await _stop_cluster(app)  # PTB skips post_stop when the start failed
+    runner, app.bot_data.miniapp_runner = app.bot_data.miniapp_runner, None
+    if runner is not None:
+        await runner.cleanup()
+    if app.bot_data.pages is not None:
+        await app.bot_data.pages.close()
     kol = app.bot_data.koloda
     if kol is not None:
         await kol.delivery.close()

@@ -23,6 +23,14 @@ such as the load benchmark (bench/load.py) measuring raw capacity; production
 keeps the limits (the default, ``on``). ``KOLODA_FLOOD_SCALE`` (default 1)
 runs those limits that many times faster, for a fake Bot API that enforces them
 on a compressed clock (the cluster end-to-end test); production leaves it at 1.
+Mini App (optional, docs/miniapp.md): ``MINIAPP_URL``, the public ``https://``
+address of the page (the bot serves it on its own aiohttp server, at that URL's
+path, in webhook mode beside the updates and otherwise beside polling on
+``PORT``/``HOST``), and ``MINIAPP_NAME`` (default ``play``), the short name given
+to @BotFather's ``/newapp``, for the direct links ``t.me/<bot>/<name>?startapp=…``
+that open it from a group. Without ``MINIAPP_URL`` nothing is served and no
+message changes.
+
 ``LOG_LEVEL`` (default INFO) is DEBUG, INFO, WARNING, ERROR or CRITICAL.
 
 Numbers are plain ASCII digits (``bot.numbers``): ``PORT=８０``, ``nan`` or
@@ -48,6 +56,9 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # "<bot id>:<secret>", as @BotFather hands it out.
 _TOKEN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{20,}$")
+# A Mini App's short name, as /newapp takes it: "3-30 characters, a-z, 0-9 and _".
+_APP_NAME = re.compile(r"^[A-Za-z0-9_]{3,30}$")
+DEFAULT_MINIAPP_NAME = "play"
 # setWebhook's secret_token: "1-256 characters. Only characters A-Z, a-z, 0-9, _ and -".
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
@@ -79,6 +90,17 @@ class Settings:
     lease_seconds: float = DEFAULT_LEASE_SECONDS
     flood_scale: float = 1.0
     log_level: str = "INFO"
+    #: the public https:// address of the Mini App page; None: no Mini App
+    miniapp_url: str | None = None
+    #: the Mini App's short name at @BotFather (its direct links t.me/<bot>/<name>)
+    miniapp_name: str = DEFAULT_MINIAPP_NAME
+
+    @property
+    def miniapp_path(self) -> str:
+        """The path of ``miniapp_url``, ending in ``/``: where the page is served."""
+        assert self.miniapp_url is not None
+        path = urlsplit(self.miniapp_url).path or "/"
+        return path if path.endswith("/") else path + "/"
 
     @property
     def webhook_path(self) -> str:
@@ -138,6 +160,7 @@ def load_settings(env: Mapping[str, str]) -> Settings:
     if limits not in ("on", "off"):
         raise ConfigError(f"KOLODA_FLOOD_LIMITS must be on or off, not {limits!r}")
     webhook_url, webhook_secret = _webhook(env)
+    miniapp_url, miniapp_name = _miniapp(env)
     return Settings(
         token=token,
         api_url=api_url,
@@ -150,6 +173,8 @@ def load_settings(env: Mapping[str, str]) -> Settings:
         lease_seconds=_lease(env),
         flood_scale=_flood_scale(env),
         log_level=_log_level(env),
+        miniapp_url=miniapp_url,
+        miniapp_name=miniapp_name,
     )
 
 
@@ -185,6 +210,24 @@ def _webhook(env: Mapping[str, str]) -> tuple[str | None, str | None]:
             "WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)"
         )
     return url, secret
+
+
+def _miniapp(env: Mapping[str, str]) -> tuple[str | None, str]:
+    url = env.get("MINIAPP_URL", "").strip() or None
+    name = env.get("MINIAPP_NAME", "").strip() or DEFAULT_MINIAPP_NAME
+    if not _APP_NAME.match(name):
+        raise ConfigError(
+            f"MINIAPP_NAME must be the Mini App's short name (3-30 of A-Za-z0-9_), not {name!r}"
+        )
+    if url is None:
+        return None, name
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or parts.fragment or parts.query:
+        raise ConfigError(
+            "MINIAPP_URL must be the public https:// address of the Mini App page"
+            f" (no query or #fragment), not {url!r}"
+        )
+    return url, name
 
 
 def _port(env: Mapping[str, str]) -> int:

@@ -17,6 +17,7 @@ from bot.cluster import Cluster
 from bot.config import Settings
 from bot.delivery import DEFER, Delivery
 from bot.i18n import DEFAULT_LANGUAGE
+from bot.miniapp.live import Pages
 from bot.present import Presenter
 from bot.updates import KolodaBot
 from sessions import Computer, Messages, Preferences, SessionManager
@@ -68,6 +69,10 @@ class BotData:
         self.koloda: Koloda | None = None
         #: the cluster duties, on a shared store (bot.cluster)
         self.cluster: Cluster | None = None
+        #: the Mini App's open pages, with MINIAPP_URL set (bot.miniapp)
+        self.pages: Pages | None = None
+        #: the Mini App's own server beside polling (an aiohttp AppRunner)
+        self.miniapp_runner: Any = None
 
 
 Bot = ExtBot[dict[str, Any]]

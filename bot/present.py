@@ -28,6 +28,7 @@ from bot.delivery import Delivery
 from bot.delivery.replies import asking_topic
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.limiter import NORMAL, REPLY
+from bot.miniapp.live import Pages
 from bot.render.common import Button, Screen, game_name, screen
 from bot.screens import Screens
 from sessions import (
@@ -121,10 +122,20 @@ def place(
 class Presenter(Screens):
     """Draws sessions into their messages."""
 
-    def __init__(self, delivery: Delivery, prefs: Preferences, username: str = "") -> None:
-        super().__init__(username)
+    def __init__(
+        self,
+        delivery: Delivery,
+        prefs: Preferences,
+        username: str = "",
+        miniapp_url: str | None = None,
+        miniapp_name: str = "play",
+    ) -> None:
+        super().__init__(username, miniapp_url, miniapp_name)
         self.delivery = delivery
         self.prefs = prefs
+        #: the Mini App's open pages (None without one): told of every change drawn,
+        #: and a player whose page is open gets no hand edit until it closes
+        self.pages: Pages | None = None
 
     async def chat_language(self, chat_id: int) -> str:
         """The language a chat reads (a private chat's is its user's)."""
@@ -162,6 +173,9 @@ class Presenter(Screens):
         self, session: Session, with_table: bool, only: Collection[str] | None, table_how: How
     ) -> None:
         over = session.status in ("finished", "cancelled")
+        pages = self.pages
+        if pages is not None:
+            pages.changed(session)
         if only is not None:
             with_table = TABLE in only
         if with_table and session.kind == "group" and session.chat_id is not None:
@@ -184,6 +198,8 @@ class Presenter(Screens):
             private = hand_purpose(seat) in wanted
             if not private and ephemeral_purpose(seat) not in wanted:
                 continue  # nothing this player needs changed: their cards and moves stand
+            if pages is not None and pages.hold(session, player.user_id):
+                continue  # their page shows it: the hand messages catch up when it closes
             lang = await self.user_language(player.user_id)
             if private and await self.prefs.reachable(player.user_id):
                 screen_ = self.private_screen(session, seat, lang, self._table_message(session))

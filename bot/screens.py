@@ -29,10 +29,15 @@ TEXTS_KEPT = 64
 
 
 class Screens:
-    """Draws sessions; ``username`` is the bot's, for its deep links."""
+    """Draws sessions; ``username`` is the bot's, for its deep links; ``miniapp_url``
+    (None: no Mini App) and ``miniapp_name`` the page's address and short name."""
 
-    def __init__(self, username: str = "") -> None:
+    def __init__(
+        self, username: str = "", miniapp_url: str | None = None, miniapp_name: str = "play"
+    ) -> None:
         self.username = username
+        self.miniapp_url = miniapp_url
+        self.miniapp_name = miniapp_name
         self._texts: dict[tuple[Any, ...], str] = {}  # oldest first, at most TEXTS_KEPT
 
     def link(self, payload: str) -> str:
@@ -43,6 +48,20 @@ class Screens:
         """The deep link that shows one's hand of ``session`` in the private chat (by the
         session's unguessable token: it shows nothing to whoever does not sit there)."""
         return self.link(f"h{session.link}")
+
+    def app_link(self, session: Session) -> str | None:
+        """The direct Mini App link that opens the table's page from a group:
+        t.me/<bot>/<app>?startapp=<table> (None without a Mini App)."""
+        if self.miniapp_url is None or not self.username:
+            return None
+        return f"https://t.me/{self.username}/{self.miniapp_name}?startapp={session.link}"
+
+    def app_page(self, session: Session) -> str | None:
+        """The page's URL for a web_app button (private chats only): MINIAPP_URL with the
+        table's token, which the page reads (None without a Mini App)."""
+        if self.miniapp_url is None:
+            return None
+        return f"{self.miniapp_url}?t={session.link}"
 
     def table_text(
         self, session: Session, lang: str, viewer: int | None = None, view: View | None = None
@@ -86,7 +105,11 @@ class Screens:
                 session.timer,
                 table=self.table_text(session, lang, view=public),
             )
-            return _with_records(table, session, public, lang)
+            table = _with_records(table, session, public, lang)
+            link = self.app_link(session)
+            if link is None:
+                return table
+            return screen(table.text, [*table.rows, [Button(t(lang, "button-app"), url=link)]])
         return self.result_screen(session, lang)
 
     def lobby_screen(self, session: Session, lang: str) -> Screen:
@@ -159,10 +182,14 @@ class Screens:
             # a group's table carries what everyone sees; a duel's hand message is its table
             hand = self.hand_screen(session, seat, lang, with_table=session.kind != "group")
             hand = _with_records(hand, session, session.view(None), lang)
+            rows = list(hand.rows)
             link = table_link(session, table_message)
-            if link is None:
-                return hand
-            return screen(hand.text, [*hand.rows, [Button(t(lang, "button-open-table"), url=link)]])
+            if link is not None:
+                rows.append((Button(t(lang, "button-open-table"), url=link),))
+            page = self.app_page(session)
+            if page is not None:
+                rows.append((Button(t(lang, "button-app"), web_app=page),))
+            return hand if len(rows) == len(hand.rows) else screen(hand.text, rows)
         return self.result_screen(session, lang)
 
 

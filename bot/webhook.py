@@ -80,6 +80,8 @@ class WebhookServer:
         #: True while updates are served (the health check says so)
         self.serving = False
         self.in_flight = 0
+        #: the path of the Mini App's event streams: long-lived, so not counted in flight
+        self.streams: str | None = None
         self.web = web.Application(
             middlewares=[self._bounded], client_max_size=MAX_BODY
         )
@@ -90,6 +92,8 @@ class WebhookServer:
     async def _bounded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """At most :data:`MAX_IN_FLIGHT` requests at once, each body read within
         :data:`READ_TIMEOUT`."""
+        if self.streams is not None and request.path == self.streams:
+            return await handler(request)
         if self.in_flight >= MAX_IN_FLIGHT:
             log.warning("webhook busy: %d requests in flight; answered 503", self.in_flight)
             return web.Response(status=503)
@@ -175,6 +179,11 @@ async def serve(
     polling mode."""
     assert settings.webhook_url is not None and settings.webhook_secret is not None
     server = WebhookServer(app, settings.webhook_path, settings.webhook_secret)
+    if settings.miniapp_url is not None:  # the Mini App's page and API on the same server
+        from bot.miniapp.server import MiniApp
+
+        MiniApp(app, settings.miniapp_path).add_routes(server.web)
+        server.streams = settings.miniapp_path + "api/stream"
     runner = web.AppRunner(
         server.web,
         access_log=None,

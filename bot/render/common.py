@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.callback import MAX_BYTES, Move
 from bot.i18n import t, t_or
@@ -41,11 +41,13 @@ class SeatLike(Protocol):
 
 @dataclass(frozen=True)
 class Button:
-    """One inline button: callback ``data`` or a ``url``."""
+    """One inline button: callback ``data``, a ``url``, or a Mini App to open
+    (``web_app``: its https URL; Telegram takes these in private chats only)."""
 
     label: str
     data: str | None = None
     url: str | None = None
+    web_app: str | None = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,13 @@ class Screen:
             return None
         return InlineKeyboardMarkup(
             [
-                [InlineKeyboardButton(b.label, callback_data=b.data, url=b.url) for b in row]
+                [
+                    InlineKeyboardButton(
+                        b.label, callback_data=b.data, url=b.url,
+                        web_app=WebAppInfo(b.web_app) if b.web_app else None,
+                    )
+                    for b in row
+                ]
                 for row in self.rows
             ]
         )

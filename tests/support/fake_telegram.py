@@ -998,6 +998,7 @@ class FakeTelegram:
         _check_text(text, params.get("parse_mode"))
         markup = params.get("reply_markup") or None
         thread = self._thread_of(chat_id, params)
+        _check_markup(chat_id, markup)
         if ephemeral is not None:
             if chat_id > 0:
                 raise _ApiError(400, "Bad Request: ephemeral messages can't be sent to this chat")
@@ -1041,6 +1042,7 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message to edit not found")
         self._check_topic_open(stored)
         markup = params.get("reply_markup") or None
+        _check_markup(key[0], markup)
         new_text = stored.text if text is None else text
         if new_text == stored.text and markup == stored.reply_markup:
             raise _ApiError(400, NOT_MODIFIED)
@@ -1071,6 +1073,7 @@ class FakeTelegram:
         stored = self._ephemeral(params, "message to edit not found")
         self._check_topic_open(stored)
         markup = params.get("reply_markup") or None
+        _check_markup(int(params["chat_id"]), markup)
         new_text = stored.text if text is None else text
         if new_text == stored.text and markup == stored.reply_markup:
             raise _ApiError(400, NOT_MODIFIED)
@@ -1308,6 +1311,17 @@ def _visible(text: str, parse_mode: Any) -> str:
         return parse_html(text)
     except HtmlError as error:
         raise _ApiError(400, f"Bad Request: can't parse entities: {error}") from None
+
+
+def _check_markup(chat_id: int, markup: dict[str, Any] | None) -> None:
+    """InlineKeyboardButton.web_app: "Available only in private chats between a user and
+    the bot" — Telegram refuses such a button in a group (BUTTON_TYPE_INVALID)."""
+    if chat_id > 0 or not markup:
+        return
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            if "web_app" in button:
+                raise _ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
 
 
 def _check_text(text: str, parse_mode: Any) -> None:

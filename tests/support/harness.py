@@ -120,13 +120,17 @@ async def start_harness(
     defer: float = 0.0,
     database_url: str | None = None,
     started: Callable[[KolodaApp], Awaitable[None]] | None = None,
+    **settings: Any,
 ) -> Harness:
     """Build the bot against ``fake`` and start polling (no flood limits unless given),
     on the SQLite file ``database`` or at ``database_url``; ``started`` is awaited
-    once the bot is up, before the first update is fetched."""
-    settings = Settings(fake.token, fake.api_url, database_url or f"sqlite:///{database}")
+    once the bot is up, before the first update is fetched; ``settings``: more of the
+    bot's settings (``miniapp_url``, ``port`` …)."""
+    chosen = Settings(
+        fake.token, fake.api_url, database_url or f"sqlite:///{database}", **settings
+    )
     app = build_application(
-        settings, computer, limits=limits or Limits.off(), defer=defer
+        chosen, computer, limits=limits or Limits.off(), defer=defer
     )
     await app.initialize()
     await startup(app)

@@ -434,3 +434,27 @@ button-open-table = ↗️ Open the table
 seal-line = 🔒 Seed hash: <code>{ $hash }</code>
 record-sealed = 🔒 Seed hash: <code>{ $hash }</code> — the seed is shown here when the match ends.
 record-seed = 🔑 Seed: <code>{ $seed }</code> (its hash <code>{ $hash }</code> was on the table). Re-deal it:
+
+## Mini App: the table as a picture (bot/miniapp/)
+button-app = 🎴 Open the table
+miniapp-play = play
+miniapp-your-turn = Your turn
+miniapp-wait = Waiting for { $name }
+miniapp-hand = Your hand
+miniapp-trick = On the table
+miniapp-last-trick = Last trick
+miniapp-spectator = You are watching: only the public table is shown.
+miniapp-four-colour = Four-colour suits
+miniapp-offline = Reconnecting…
+miniapp-timer = Time left: { $time }
+miniapp-stock = Stock: { $n }
+miniapp-discard = Discard pile
+miniapp-trumps = Trumps
+miniapp-melds = Melds
+miniapp-hint = Hint
+miniapp-take-back = Take back
+miniapp-finished = The match is over.
+miniapp-cancelled = This game was cancelled.
+miniapp-lobby = The game has not started yet.
+miniapp-theme = Theme
+miniapp-refused = Telegram could not confirm who you are: open the table again from the chat.

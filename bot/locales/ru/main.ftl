@@ -441,3 +441,27 @@ button-open-table = ↗️ Открыть стол
 seal-line = 🔒 Хеш сида: <code>{ $hash }</code>
 record-sealed = 🔒 Хеш сида: <code>{ $hash }</code> — сам сид появится здесь, когда матч закончится.
 record-seed = 🔑 Сид: <code>{ $seed }</code> (его хеш <code>{ $hash }</code> был на столе). Пересдать его:
+
+## Mini App: стол в картинках (bot/miniapp/)
+button-app = 🎴 Открыть стол
+miniapp-play = сыграть
+miniapp-your-turn = Ваш ход
+miniapp-wait = Ждём: { $name }
+miniapp-hand = Ваши карты
+miniapp-trick = На столе
+miniapp-last-trick = Прошлая взятка
+miniapp-spectator = Вы смотрите со стороны: видно только то, что открыто всем.
+miniapp-four-colour = Четыре цвета мастей
+miniapp-offline = Переподключаемся…
+miniapp-timer = Осталось: { $time }
+miniapp-stock = Колода: { $n }
+miniapp-discard = Сброс
+miniapp-trumps = Козыри
+miniapp-melds = Комбинации
+miniapp-hint = Подсказка
+miniapp-take-back = Вернуть ход
+miniapp-finished = Матч окончен.
+miniapp-cancelled = Игра отменена.
+miniapp-lobby = Игра ещё не началась.
+miniapp-theme = Тема
+miniapp-refused = Telegram не подтвердил, кто вы: откройте стол из чата ещё раз.

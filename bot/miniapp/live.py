@@ -1,0 +1,148 @@
+"""Open pages and the committed versions they wait for.
+
+Every open page stream (:mod:`bot.miniapp.server`) waits here for its
+session's next committed version. Two things wake it: the presenter, which
+draws every change this process commits (:meth:`Pages.changed`), and — where
+other workers share the store — a poll of the stored versions of the
+sessions that have open pages, every :data:`POLL` seconds (one indexed
+``SELECT version`` per watched session), so a commit made on another worker
+is seen within a second.
+
+It also keeps Telegram's budget: while a seated player's page is open, the
+presenter asks :meth:`Pages.hold` before it edits their hand message; a held
+hand is owed, and drawn once their last page closes (:attr:`Pages.on_closed`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from typing import Any
+
+from sessions import Session
+
+log = logging.getLogger(__name__)
+
+#: Seconds between polls of the stored versions (a shared store only).
+POLL = 0.5
+
+VersionOf = Callable[[int], Awaitable[int | None]]
+Closed = Callable[[int, int], Coroutine[Any, Any, None]]
+
+
+class Pages:
+    """The open pages of this process, by session and user."""
+
+    def __init__(self, version_of: VersionOf | None = None, poll: float = POLL) -> None:
+        #: where other workers commit too: the stored version of a session
+        self._version_of = version_of
+        self._poll = poll
+        self._waiters: dict[int, set[asyncio.Event]] = {}
+        self._versions: dict[int, int] = {}
+        self._open: Counter[tuple[int, int]] = Counter()
+        self._owed: set[tuple[int, int]] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: awaited when a user's last page of a session closes and a hand is owed
+        self.on_closed: Closed | None = None
+
+    # ------------------------------------------------------------ the presenter's side
+
+    def changed(self, session: Session) -> None:
+        """A change of ``session`` was committed here: wake its pages."""
+        self._seen(session.id, session.version)
+
+    def hold(self, session: Session, user_id: int) -> bool:
+        """True if the user has a page of ``session`` open, so their hand message need
+        not be edited now (it is owed, and drawn when the page closes)."""
+        key = (session.id, user_id)
+        if session.status != "running" or not self._open[key]:
+            return False
+        self._owed.add(key)
+        return True
+
+    # ------------------------------------------------------------ the streams' side
+
+    @contextlib.contextmanager
+    def watch(self, session_id: int, user_id: int | None) -> Iterator[asyncio.Event]:
+        """While in this block a page of ``session_id`` is open (for ``user_id``; None:
+        a spectator, who holds no hand): the event is set at each new version."""
+        event = asyncio.Event()
+        self._waiters.setdefault(session_id, set()).add(event)
+        key = (session_id, user_id or 0)
+        if user_id is not None:
+            self._open[key] += 1
+        self._start_polling()
+        try:
+            yield event
+        finally:
+            waiting = self._waiters.get(session_id)
+            if waiting is not None:
+                waiting.discard(event)
+                if not waiting:
+                    del self._waiters[session_id]
+                    self._versions.pop(session_id, None)
+            if user_id is not None:
+                self._open[key] -= 1
+                if self._open[key] <= 0:
+                    del self._open[key]
+                    self._close(key)
+
+    def is_open(self, session_id: int, user_id: int) -> bool:
+        """Whether the user has a page of the session open here."""
+        return self._open[(session_id, user_id)] > 0
+
+    @property
+    def watched(self) -> int:
+        """How many sessions have open pages."""
+        return len(self._waiters)
+
+    async def close(self) -> None:
+        """Stop polling and the catch-ups in flight (the bot stops)."""
+        tasks = [*self._tasks, *([self._poller] if self._poller else [])]
+        self._poller = None
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # ------------------------------------------------------------ inside
+
+    def _seen(self, session_id: int, version: int) -> None:
+        if version <= self._versions.get(session_id, -1):
+            return
+        self._versions[session_id] = version
+        for event in self._waiters.get(session_id, ()):
+            event.set()
+
+    def _close(self, key: tuple[int, int]) -> None:
+        if key not in self._owed:
+            return
+        self._owed.discard(key)
+        if self.on_closed is None:
+            return
+        task = asyncio.get_running_loop().create_task(self.on_closed(*key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _start_polling(self) -> None:
+        if self._version_of is None or self._poller is not None:
+            return
+        self._poller = asyncio.get_running_loop().create_task(self._polling())
+
+    async def _polling(self) -> None:
+        assert self._version_of is not None
+        while True:
+            await asyncio.sleep(self._poll)
+            for session_id in list(self._waiters):
+                try:
+                    version = await self._version_of(session_id)
+                except Exception as error:  # the store is down a moment: the next poll
+                    log.info("page poll: no version of session %s: %s", session_id, error)
+                    continue
+                if version is not None:
+                    self._seen(session_id, version)

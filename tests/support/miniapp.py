@@ -1,0 +1,111 @@
+"""The Mini App under test: the bot with ``MINIAPP_URL`` set, launch data signed as
+Telegram signs it, and a client for the page's API.
+
+``start_miniapp`` runs the real bot (polling the fake Bot API) with its page
+server on a free port of 127.0.0.1; :func:`init_data` is what Telegram puts in
+``tgWebAppData`` for a user; :class:`PageClient` calls the page's API as the
+page's script does.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+
+from bot.miniapp.auth import sign
+from sessions import Computer
+from tests.support.fake_telegram import FakeTelegram, FakeUser
+from tests.support.harness import Harness, start_harness
+
+#: The public address the bot is told the page has (the tests reach it on 127.0.0.1).
+PUBLIC_URL = "https://koloda.example/app/"
+PATH = "/app/"
+
+
+def free_port() -> int:
+    """A free TCP port of 127.0.0.1."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def start_miniapp(
+    fake: FakeTelegram, database: Path, computer: Computer, **settings: Any
+) -> tuple[Harness, str]:
+    """The bot with its Mini App; and the page's local address (http://127.0.0.1:…/app/)."""
+    port = free_port()
+    harness = await start_harness(
+        fake, database, computer, miniapp_url=PUBLIC_URL, host="127.0.0.1", port=port,
+        **settings,
+    )
+    return harness, f"http://127.0.0.1:{port}{PATH}"
+
+
+def init_data(
+    user: FakeUser,
+    token: str,
+    auth_date: float | None = None,
+    start_param: str | None = None,
+) -> str:
+    """initData as Telegram signs it for ``user`` (``auth_date``: now)."""
+    fields = {
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps(
+            {"id": user.id, "first_name": user.first_name, "language_code": user.language_code},
+            separators=(",", ":"),
+        ),
+        "auth_date": str(int(time.time() if auth_date is None else auth_date)),
+    }
+    if start_param is not None:
+        fields["start_param"] = start_param
+    fields["hash"] = sign(fields, token)
+    return urlencode(fields)
+
+
+def launch_url(base: str, data: str, table: str | None = None, theme: dict[str, str] | None = None
+               ) -> str:
+    """The page's URL as Telegram opens it: the table in the query (a web_app button's
+    URL) or none (a direct link: start_param in the data), launch data in the fragment."""
+    fragment = {"tgWebAppData": data, "tgWebAppVersion": "8.0", "tgWebAppPlatform": "tdesktop"}
+    if theme is not None:
+        fragment["tgWebAppThemeParams"] = json.dumps(theme)
+    query = f"?t={table}" if table else ""
+    return f"{base}{query}#{urlencode(fragment)}"
+
+
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
+         "link_color": "#3390ec", "button_color": "#3390ec", "button_text_color": "#ffffff",
+         "secondary_bg_color": "#f4f4f5"}
+DARK = {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
+        "link_color": "#8774e1", "button_color": "#8774e1", "button_text_color": "#ffffff",
+        "secondary_bg_color": "#181818"}
+
+
+class PageClient:
+    """The page's API calls, as one user's page makes them."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, data: str) -> None:
+        self.http, self.base, self.data = http, base, data
+
+    async def view(self, table: str) -> tuple[int, dict[str, Any]]:
+        """GET api/view: status and body."""
+        async with self.http.get(
+            f"{self.base}api/view", params={"t": table},
+            headers={"X-Telegram-Init-Data": self.data},
+        ) as answer:
+            return answer.status, await answer.json()
+
+    async def move(self, table: str, version: int, action: str) -> tuple[int, dict[str, Any]]:
+        """POST api/move: status and body."""
+        async with self.http.post(
+            f"{self.base}api/move", json={"t": table, "version": version, "action": action},
+            headers={"X-Telegram-Init-Data": self.data},
+        ) as answer:
+            return answer.status, await answer.json()
