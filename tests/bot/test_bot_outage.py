@@ -117,12 +117,12 @@ async def test_a_bug_is_confirmed_after_a_few_tries_with_one_error_line(
     tries = 0
     send = harness.kol.delivery.send
 
-    def broken(chat_id: int, screen: Screen) -> None:
+    def broken(chat_id: int, screen: Screen, thread: int | None = None) -> None:
         nonlocal tries
         if "/new" in screen.text:  # /help's answer (the error reply goes through)
             tries += 1
             raise ZeroDivisionError("a bug in /help")
-        send(chat_id, screen)
+        send(chat_id, screen, thread)
 
     monkeypatch.setattr(harness.kol.delivery, "send", broken)
     caplog.clear()

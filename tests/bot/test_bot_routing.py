@@ -66,13 +66,13 @@ class _Recorder:
     [
         (Placement(Where.GROUP, pace=Pace.URGENT), "show",
          {"repost": False, "edit_only": False, "final": False, "deferred": False,
-          "urgent": True, "force": False}),
+          "urgent": True, "force": False, "thread": 0}),
         (Placement(Where.PRIVATE, How.EDIT_ONLY, Pace.DEFERRED, final=True), "show",
          {"repost": False, "edit_only": True, "final": True, "deferred": True,
-          "urgent": False, "force": False}),
+          "urgent": False, "force": False, "thread": 0}),
         (Placement(Where.PRIVATE, How.REPOST, Pace.URGENT), "show",
          {"repost": True, "edit_only": False, "final": False, "deferred": False,
-          "urgent": True, "force": False}),
+          "urgent": True, "force": False, "thread": 0}),
         (Placement(Where.EPHEMERAL, How.REDRAW), "show_ephemeral", {"final": False, "force": True}),
     ],
 )

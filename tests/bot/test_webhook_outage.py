@@ -114,10 +114,10 @@ async def test_a_bug_is_answered_200_on_its_third_try_with_one_error_line(
     assert kol is not None
     send = kol.delivery.send
 
-    def broken(chat_id: int, screen: Screen) -> None:
+    def broken(chat_id: int, screen: Screen, thread: int | None = None) -> None:
         if "/new" in screen.text:  # /help's answer (the error reply goes through)
             raise ZeroDivisionError("a bug in /help")
-        send(chat_id, screen)
+        send(chat_id, screen, thread)
 
     monkeypatch.setattr(kol.delivery, "send", broken)
     ann = fake.user("Ann")
