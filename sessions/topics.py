@@ -24,11 +24,6 @@ class Topics:
         self.repo = repo
         self._clock = clock
 
-    async def in_topic(self, chat_id: int, thread: int) -> Session | None:
-        """The open table of ``chat_id``'s topic ``thread``, or None."""
-        ids = await self.repo.sessions.open_session_ids(chat_id=chat_id, thread=thread)
-        return await self.repo.load(ids[0]) if ids else None
-
     @again_if_stale
     async def close(self, session_id: int) -> Session | None:
         """The table's topic was closed: a running table waits (no turn timer, no

@@ -286,7 +286,7 @@ async def note_request(update: Update, context: KolodaContext) -> None:
     if user is not None:
         where = chat.id if chat is not None else 0
         REQUEST.set(Request(user.id, request_kind(update), chat_id=where,
-                            thread=topic_of(update.effective_message)))
+                            thread=topic(update)))
     try:
         ARRIVAL.set(await arrive(context.koloda, update))
     except Exception as error:

@@ -18,10 +18,9 @@ from telegram import Update
 from telegram.ext import MessageHandler, filters
 
 from bot.context import Koloda, KolodaContext
-from bot.handlers.common import Handler
+from bot.handlers.common import Handler, topic
 from bot.i18n import t
 from bot.render.common import game_name, screen
-from bot.topics import GENERAL
 from sessions import TABLE, Session, hand_purpose
 
 log = logging.getLogger(__name__)
@@ -82,12 +81,9 @@ async def on_topic_reopened(update: Update, context: KolodaContext) -> None:
 
 
 async def _on_service(update: Update, context: KolodaContext, state: str) -> None:
-    message = update.effective_message
-    if message is None or not message.is_topic_message:
-        return
-    thread = message.message_thread_id or 0
-    if thread > GENERAL:
-        await topic_changed(context.koloda, message.chat.id, thread, state)
+    thread, chat = topic(update), update.effective_chat
+    if thread and chat is not None:
+        await topic_changed(context.koloda, chat.id, thread, state)
 
 
 HANDLERS: list[Handler] = [
