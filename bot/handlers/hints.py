@@ -10,8 +10,7 @@ from bot.callback import HintButton, HintsSetting, TakeBack
 from bot.context import Koloda
 from bot.handlers.common import Handler, button, current_user, popup, refusal_text, user_lang
 from bot.i18n import t
-from bot.render.common import action_label
-from games.cards import is_card
+from bot.render.hints import hint_text
 from sessions import Refusal
 
 log = logging.getLogger(__name__)
@@ -36,8 +35,7 @@ async def on_hint(kol: Koloda, update: Update, press: HintButton) -> str | None:
             log.exception("no hint for session %s", press.session)
             await popup(query, t(lang, "hint-failed"))
             return
-        key = "hint-card" if is_card(action.partition(":")[0]) else "hint-action"
-        await popup(query, t(lang, key, move=action_label(action, lang)))
+        await popup(query, hint_text(action, lang))
 
     kol.presenter.background(answer())
     return ""  # answered by the background task

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from contextlib import suppress
 
 from telegram import CallbackQuery, Update, User
@@ -25,29 +26,49 @@ from bot.handlers.common import (
 from bot.handlers.start import show_hand
 from bot.i18n import t
 from bot.render.common import Button, screen
-from sessions import Refusal, Session
+from sessions import Outcome, Refusal, Session
 
 log = logging.getLogger(__name__)
 
 
-async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
-    """A move button: act, then draw every message of the table."""
-    user = current_user(update)
+async def play_move(
+    kol: Koloda,
+    session_id: int,
+    user_id: int,
+    version: int,
+    action: str,
+    behind: Callable[[Session], None] | None = None,
+) -> Outcome:
+    """Make a move as its button does (the chat's, or the Mini App's tap) and draw it.
+
+    A press from a picture that is behind the table (``applied``: the move was made;
+    ``stale``: others were) draws the table again, tells ``behind`` of it, and the
+    refusal is raised on."""
     try:
-        outcome = await kol.manager.act(move.session, user.id, move.version, move.action)
+        outcome = await kol.manager.act(session_id, user_id, version, action)
     except Refusal as refusal:
         if refusal.code in ("applied", "stale"):
-            # the presser's buttons are behind the table: a crash came before the last
-            # picture was delivered, or an edit was lost; draw the table and that hand again
-            session = await kol.manager.get(move.session)
+            # a crash came before the last picture was delivered, or an edit was lost
+            session = await kol.manager.get(session_id)
             await kol.presenter.refresh(session)
-            query = update.callback_query
-            if query is not None:
-                from_private = query.message is not None and query.message.chat.id == user.id
-                kol.presenter.redraw_pressed(session, user.id, user_lang(), from_private,
-                                             query.id)
+            if behind is not None:
+                behind(session)
         raise
     await kol.presenter.on_outcome(outcome)
+    return outcome
+
+
+async def on_move(kol: Koloda, update: Update, move: Move) -> str | None:
+    """A move button: act, then draw every message of the table (and the presser's
+    hand again if their buttons were behind)."""
+    user, query = current_user(update), update.callback_query
+
+    def redraw(session: Session) -> None:
+        if query is not None:
+            from_private = query.message is not None and query.message.chat.id == user.id
+            kol.presenter.redraw_pressed(session, user.id, user_lang(), from_private, query.id)
+
+    await play_move(kol, move.session, user.id, move.version, move.action, redraw)
     return None
 
 

@@ -37,12 +37,12 @@ from aiohttp import web
 
 from bot.context import Koloda, KolodaApp
 from bot.handlers.common import refusal_text
+from bot.handlers.play import play_move
 from bot.i18n import language_from_code, t
 from bot.miniapp.auth import AuthError, WebAppUser, validate
 from bot.miniapp.live import Pages
 from bot.miniapp.payload import seat_view
-from bot.render.common import action_label
-from games.cards import is_card
+from bot.render.hints import hint_text
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
 log = logging.getLogger(__name__)
@@ -189,24 +189,28 @@ class MiniApp:
         kol = self.kol
         try:
             if action == "hint":
-                hint = await kol.manager.hint(session.id, user.id)
-                key = "hint-card" if is_card(hint.partition(":")[0]) else "hint-action"
-                return web.json_response(
-                    {"ok": True, "text": t(lang, key, move=action_label(hint, lang))}
-                )
+                return await self._hint(session, user, lang)
             if action == "take-back":
                 outcome = await kol.manager.take_back(session.id, user.id)
+                await kol.presenter.on_outcome(outcome)
             else:
-                outcome = await kol.manager.act(session.id, user.id, version, action)
+                outcome = await play_move(kol, session.id, user.id, version, action)
         except Refusal as refusal:
-            if refusal.code in ("applied", "stale"):
-                # the page was behind (as a stale button is): draw the table again
-                await kol.presenter.refresh(await kol.manager.get(session.id))
             if refusal.code == "applied":  # the same move again: it was made
                 return web.json_response({"ok": True, "text": ""})
             return web.json_response({"ok": False, "text": refusal_text(lang, refusal)})
-        await kol.presenter.on_outcome(outcome)
         return web.json_response({"ok": True, "version": outcome.session.version})
+
+    async def _hint(self, session: Session, user: WebAppUser, lang: str) -> web.Response:
+        """💡 as the chat's button answers it (a refusal is raised on)."""
+        try:
+            action = await self.kol.manager.hint(session.id, user.id)
+        except Refusal:
+            raise
+        except Exception:  # the computer failed: say so, as the chat's pop-up does
+            log.exception("no hint for session %s", session.id)
+            return web.json_response({"ok": False, "text": t(lang, "hint-failed")})
+        return web.json_response({"ok": True, "text": hint_text(action, lang)})
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the view now and at every committed version."""

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from bot.callback import HintButton, HintsSetting, TakeBack
 from bot.i18n import t
-from bot.render.common import Button, seat_name
+from bot.render.common import Button, action_label, seat_name
+from games.cards import is_card
 from sessions import Session
 
 
 def hint_button(session: int, lang: str) -> Button:
     """💡 Hint, on the hand message of the player to move."""
     return Button(t(lang, "button-hint"), HintButton(session).pack())
+
+
+def hint_text(action: str, lang: str) -> str:
+    """The 💡 answer naming the strong computer's move (a card, or a bid or other
+    action)."""
+    key = "hint-card" if is_card(action.partition(":")[0]) else "hint-action"
+    return t(lang, key, move=action_label(action, lang))
 
 
 def take_back_button(session: int, lang: str) -> Button:

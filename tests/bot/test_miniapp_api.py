@@ -215,6 +215,36 @@ async def test_a_refusal_is_in_the_players_language(
     assert status == 400 and body["text"] == t("ru", "bad-button")
 
 
+async def test_the_pages_hint_answers_as_the_chats_pop_up_and_a_failure_says_so(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness, base = mini
+    fake = harness.fake
+    vera = fake.user("Vera")
+    await harness.command(vera, fake.private(vera).id, "/new eleven")
+    lobby = fake.last_message(vera.id)
+    assert lobby is not None
+    await harness.press(vera, lobby, "vs:1")
+    await harness.press(vera, lobby, "comp:1:easy")
+    await harness.settle()
+    [session] = await harness.kol.manager.sessions_of_user(vera.id)
+    page = PageClient(http, base, init_data(vera, fake.token))
+    _, view = await page.view(session.link)
+    assert "hint" in [extra["action"] for extra in view["extras"]]
+    status, body = await page.move(session.link, view["version"], "hint")
+    prefix = t("en", "hint-card", move="")
+    assert status == 200 and body["ok"] is True and body["text"].startswith(prefix)
+    assert body["text"].removeprefix(prefix) in [m["label"] for m in view["moves"]]
+
+    async def broken(session_id: int, user_id: int) -> str:
+        raise RuntimeError("the engine fell over")
+
+    monkeypatch.setattr(harness.kol.manager, "hint", broken)
+    status, body = await page.move(session.link, view["version"], "hint")
+    assert status == 200 and body == {"ok": False, "text": t("en", "hint-failed")}
+    assert (await harness.kol.manager.get(session.id)).version == view["version"]
+
+
 # ---------------------------------------------------------------- where it opens
 
 
