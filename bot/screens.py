@@ -166,9 +166,8 @@ class Screens:
         )
         if session.to_move != seat:
             return hand
-        practice = [hint_button(session.id, lang)] if session.hints_on else []
-        if takeback_allowed(session) and session.moves > 0:
-            practice.append(take_back_button(session.id, lang))
+        buttons = {"hint": hint_button, "take-back": take_back_button}
+        practice = [buttons[action](session.id, lang) for action in practice_actions(session, seat)]
         return screen(hand.text, [*hand.rows, practice])
 
     def private_screen(
@@ -191,6 +190,17 @@ class Screens:
                 rows.append((Button(t(lang, "button-app"), web_app=page),))
             return hand if len(rows) == len(hand.rows) else screen(hand.text, rows)
         return self.result_screen(session, lang)
+
+
+def practice_actions(session: Session, seat: int) -> list[str]:
+    """What the seat's hand offers beside its moves, on its turn only: ``hint`` (hints
+    on) and ``take-back`` (a table of computers, after a move)."""
+    if session.to_move != seat:
+        return []
+    actions = ["hint"] if session.hints_on else []
+    if takeback_allowed(session) and session.moves > 0:
+        actions.append("take-back")
+    return actions
 
 
 def table_link(session: Session, message_id: int | None) -> str | None:

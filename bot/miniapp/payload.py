@@ -11,16 +11,15 @@ language.
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
 from bot.i18n import t
 from bot.render.common import action_label, game_name
-from bot.render.text import clean_name
-from bot.screens import Screens
+from bot.render.text import clean_name, plain
+from bot.screens import Screens, practice_actions
 from games.cards import display, is_card, sort_hand
-from sessions import Session, takeback_allowed
+from sessions import Session
 
 #: The page's own words (each ``miniapp-<key>`` in the catalogs), sent with the view.
 WORDS = (
@@ -28,7 +27,6 @@ WORDS = (
     "offline", "timer", "stock", "discard", "trumps", "melds", "hint", "take-back",
     "finished", "cancelled", "lobby", "theme", "refused",
 )
-_TAG = re.compile(r"<[^>]*>")
 #: A run of card codes standing alone in a string ("QS", "meld:7H8H9H").
 _CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[AKQJT2-9][SHDC])+)(?![A-Za-z0-9])")
 #: The view keys the page draws as cards (the rest it leaves to the table's text).
@@ -44,11 +42,6 @@ def words(lang: str) -> dict[str, str]:
     puts it."""
     holes = {"name": "{name}", "time": "{time}", "n": "{n}"}
     return {key: t(lang, f"miniapp-{key}", **holes) for key in WORDS}
-
-
-def plain(text: str) -> str:
-    """Telegram HTML as the plain text it shows (the page sets it as text, never HTML)."""
-    return html.unescape(_TAG.sub("", text))
 
 
 def card_names(lang: str, codes: list[str]) -> dict[str, str]:
@@ -88,13 +81,9 @@ def seat_view(screens: Screens, session: Session, seat: int | None, lang: str) -
     payload["table"] = plain(screens.table_text(session, lang, seat, view))
     legal: list[str] = list(view.get("legal") or []) if seat is not None else []
     payload["moves"] = [{"action": a, "label": action_label(a, lang)} for a in legal]
-    if seat is not None and session.to_move == seat:
-        extras = []
-        if session.hints_on:
-            extras.append({"action": "hint", "label": t(lang, "button-hint")})
-        if takeback_allowed(session) and session.moves > 0:
-            extras.append({"action": "take-back", "label": t(lang, "button-take-back")})
-        payload["extras"] = extras
+    if seat is not None:  # the chat's 💡 and ↩️, where the hand message offers them
+        payload["extras"] = [{"action": action, "label": t(lang, f"button-{action}")}
+                             for action in practice_actions(session, seat)]
     payload["names"] = card_names(lang, _cards_of(shown))
     return payload
 

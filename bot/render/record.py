@@ -8,8 +8,6 @@ line each) or turn in order, and the deal's points. The same lines make the
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -29,16 +27,10 @@ from bot.render.common import (
     seat_name,
     suit,
 )
+from bot.render.text import plain
 from games import REGISTRY
 from games.record import DealRecord, Turn
 from games.verify import command, short_hash
-
-_TAG = re.compile(r"<[^>]+>")
-
-
-def plain(text: str) -> str:
-    """HTML text as plain text (tags dropped, entities decoded): for the document."""
-    return html.unescape(_TAG.sub("", text))
 
 
 def deal_lines(record: DealRecord, game_id: str, seats: Sequence[SeatLike], lang: str) -> list[str]:

@@ -109,10 +109,15 @@ def fit(text: str, limit: int) -> str:
     return "".join(kept) + closing + tail
 
 
+def plain(text: str) -> str:
+    """Telegram HTML as the plain text it shows: tags dropped, entities decoded."""
+    return html.unescape(_TAG.sub("", text))
+
+
 def plain_text(text: str, limit: int) -> str:
-    """HTML ``text`` as plain text (tags dropped, entities decoded) of at most ``limit``
-    characters (cut like :func:`fit`), for sending without a parse mode."""
-    shown = html.unescape(_TAG.sub("", text))
+    """HTML ``text`` as plain text (:func:`plain`) of at most ``limit`` characters (cut
+    like :func:`fit`), for sending without a parse mode."""
+    shown = plain(text)
     return html.unescape(fit(html.escape(shown, quote=False), limit))
 
 
