@@ -26,7 +26,7 @@ from bot.render.record import (
     seed_lines,
 )
 from bot.render.text import fit
-from sessions import Refusal
+from sessions import Refusal, Session
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +44,7 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
     lang = user_lang()
-    seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      session.status in ("finished", "cancelled"), lang)
+    seed = _seed(session, session.status in ("finished", "cancelled"), lang)
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
@@ -78,8 +77,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id
     lang = chat_lang()
-    seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      True, lang)
+    seed = _seed(session, True, lang)
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang, seed
     )
@@ -108,6 +106,13 @@ async def cmd_history(update: Update, context: KolodaContext) -> None:
         for s in found
     ]
     kol.presenter.reply(chat.id, render_history(matches, lang))
+
+
+def _seed(session: Session, revealed: bool, lang: str) -> list[str]:
+    """The match's seed lines: its commitment, or (``revealed``) the seed and the command
+    that re-deals it."""
+    return seed_lines(session.game_id, len(session.seats), session.options, session.seed,
+                      revealed, lang)
 
 
 HANDLERS: list[Handler] = [

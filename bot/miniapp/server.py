@@ -141,11 +141,8 @@ class MiniApp:
             return validate(init_data, settings.token, self.clock())
         except AuthError as error:
             log.info("mini app request from %s refused: %s", request.remote, error)
-            raise web.HTTPUnauthorized(
-                text=json.dumps({"ok": False, "text": t(_asked_language(request),
-                                                        "miniapp-refused")}),
-                content_type="application/json",
-            ) from error
+            text = t(_asked_language(request), "miniapp-refused")
+            raise _json_error(401, {"ok": False, "text": text}) from error
 
     async def _language(self, user: WebAppUser) -> str:
         stored = await self.kol.prefs.language("user", user.id)
@@ -265,7 +262,7 @@ def _refused(status: int, lang: str, refusal: Refusal) -> web.HTTPException:
 
 def _json_error(status: int, body: dict[str, Any]) -> web.HTTPException:
     kinds: dict[int, type[web.HTTPException]] = {
-        400: web.HTTPBadRequest, 404: web.HTTPNotFound,
+        400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound,
     }
     return kinds[status](text=json.dumps(body, ensure_ascii=False),
                          content_type="application/json")
