@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
 import tempfile
 import time
@@ -41,8 +40,7 @@ from tests.support.fake_telegram import (  # noqa: E402
     FloodLimits,
 )
 from tests.support.harness import Harness, start_harness  # noqa: E402
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
+from tests.support.tables import MOVE  # noqa: E402
 
 
 @dataclass

@@ -11,7 +11,7 @@ from telegram.error import BadRequest
 from tests.support.fake_telegram import THREAD_NOT_FOUND, TOPIC_CLOSED
 from tests.support.harness import Harness
 from tests.support.tables import moves, open_table, play_out, pop_up
-from tests.support.topics import command_in, players, posts_in, topic_table
+from tests.support.topics import command_in, mover_hand, players, posts_in, topic_table
 
 
 def _threads(harness: Harness, chat_id: int) -> set[object]:
@@ -86,11 +86,7 @@ async def test_two_topics_play_two_tables_to_the_end_at_once(harness: Harness) -
         if not running:
             break
         for table, session in running:
-            seat = session.to_move
-            assert seat is not None
-            user = table.users[session.seats[seat].user_id or 0]
-            hand = fake.last_message(user.id, containing="🃏")
-            assert hand is not None
+            user, hand = mover_hand(harness, table, session)
             fake.push_press(user, hand, moves(hand)[0])
         await harness.settle()
     for table in tables:
@@ -144,11 +140,7 @@ async def test_a_closed_topic_pauses_its_table_and_a_reopened_one_resumes_it(
         told = fake.last_message(user.id, containing="waits")
         assert told is not None and told.thread is None
     # a move while the table waits is refused and changes nothing
-    seat = session.to_move
-    assert seat is not None
-    mover = table.users[session.seats[seat].user_id or 0]
-    hand = fake.last_message(mover.id, containing="🃏")
-    assert hand is not None
+    mover, hand = mover_hand(harness, table, session)
     text = await pop_up(harness, mover, fake.private(mover), hand.message_id, moves(hand)[0])
     assert "closed" in text
     assert (await harness.kol.manager.get(table.session_id)).version == session.version
@@ -175,11 +167,7 @@ async def test_a_topic_closed_unseen_pauses_on_the_refusal_and_a_send_resumes_it
     table = await topic_table(harness, forum, thread, alice, bob, game="eleven")
     fake.topics[(forum.id, thread)].closed = True  # its service message never came
     session = await harness.kol.manager.get(table.session_id)
-    seat = session.to_move
-    assert seat is not None
-    mover = table.users[session.seats[seat].user_id or 0]
-    hand = fake.last_message(mover.id, containing="🃏")
-    assert hand is not None
+    mover, hand = mover_hand(harness, table, session)
     with caplog.at_level(logging.WARNING):
         await pop_up(harness, mover, fake.private(mover), hand.message_id, moves(hand)[0])
     refused = [c for c in fake.calls if c.error == TOPIC_CLOSED]
@@ -202,11 +190,7 @@ async def test_a_deleted_topic_cancels_its_table_and_keeps_the_match(
     table = await topic_table(harness, forum, thread, alice, bob, game="eleven")
     fake.delete_topic(forum, thread)
     session = await harness.kol.manager.get(table.session_id)
-    seat = session.to_move
-    assert seat is not None
-    mover = table.users[session.seats[seat].user_id or 0]
-    hand = fake.last_message(mover.id, containing="🃏")
-    assert hand is not None
+    mover, hand = mover_hand(harness, table, session)
     with caplog.at_level(logging.WARNING):
         await pop_up(harness, mover, fake.private(mover), hand.message_id, moves(hand)[0])
     ended = await harness.kol.manager.get(table.session_id)

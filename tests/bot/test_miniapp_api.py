@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from bot.miniapp.auth import MAX_AGE, AuthError, sign, validate
 from bot.miniapp.live import Pages
 from sessions import hand_purpose
 from tests.support.computers import RandomComputer
-from tests.support.fake_telegram import FakeTelegram, StoredMessage
+from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
 from tests.support.miniapp import PUBLIC_URL, PageClient, init_data, start_miniapp
 from tests.support.tables import Table, mover, open_table
@@ -42,6 +42,16 @@ async def mini(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[tuple[Harness,
 async def http() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession() as session:
         yield session
+
+
+PageOf = Callable[[FakeUser], PageClient]
+
+
+@pytest.fixture
+def page_of(mini: tuple[Harness, str], http: aiohttp.ClientSession) -> PageOf:
+    """A user's page, its initData signed with the bot's token."""
+    harness, base = mini
+    return lambda user: PageClient(http, base, init_data(user, harness.fake.token))
 
 
 # ---------------------------------------------------------------- initData
@@ -135,24 +145,22 @@ async def test_the_page_and_its_files_come_from_the_bot(
 
 
 async def test_a_player_sees_their_hand_and_a_spectator_the_public_table(
-    mini: tuple[Harness, str], http: aiohttp.ClientSession
+    mini: tuple[Harness, str], page_of: PageOf
 ) -> None:
-    harness, base = mini
+    harness = mini[0]
     table = await open_table(harness)
     session = await harness.kol.manager.get(table.session_id)
-    status, alice = await PageClient(http, base, init_data(table.alice, harness.fake.token)
-                                     ).view(session.link)
+    status, alice = await page_of(table.alice).view(session.link)
     assert status == 200 and alice["seat"] == session.seat_of(table.alice.id)
     assert sorted(alice["view"]["hand"]) == sorted(session.view(alice["seat"])["hand"])
     carol = harness.fake.user("Carol")
-    status, watching = await PageClient(http, base, init_data(carol, harness.fake.token)
-                                        ).view(session.link)
+    status, watching = await page_of(carol).view(session.link)
     assert status == 200 and watching["seat"] is None and watching["view"]["hand"] is None
     assert watching["moves"] == [] and watching["table"] == alice["table"]
 
 
 async def test_forged_stale_or_missing_initdata_is_answered_401(
-    mini: tuple[Harness, str], http: aiohttp.ClientSession
+    mini: tuple[Harness, str], http: aiohttp.ClientSession, page_of: PageOf
 ) -> None:
     harness, base = mini
     table = await open_table(harness)
@@ -166,19 +174,18 @@ async def test_forged_stale_or_missing_initdata_is_answered_401(
         assert status == 401
         async with http.get(base + "api/stream", params={"t": link, "auth": data}) as answer:
             assert answer.status == 401
-    status, body = await PageClient(http, base, init_data(table.alice, token)).view("nope")
+    status, body = await page_of(table.alice).view("nope")
     assert status == 404 and body["text"] == t("en", "refusal-no_session")
 
 
 async def test_a_tap_is_a_button_press_and_the_group_table_changes(
-    mini: tuple[Harness, str], http: aiohttp.ClientSession
+    mini: tuple[Harness, str], page_of: PageOf
 ) -> None:
-    harness, base = mini
+    harness = mini[0]
     table = await open_table(harness)
     first, other, version = await mover(harness, table)
     session = await harness.kol.manager.get(table.session_id)
-    token = harness.fake.token
-    page = PageClient(http, base, init_data(first, token))
+    page = page_of(first)
     _, view = await page.view(session.link)
     before = table.message.text
     card = view["moves"][0]["action"]
@@ -187,10 +194,10 @@ async def test_a_tap_is_a_button_press_and_the_group_table_changes(
     await harness.settle()
     assert table.message.text != before  # the group's table shows the move
     # the other player, out of turn: the chat's own pop-up text, in their language
-    _, after = await PageClient(http, base, init_data(other, token)).view(session.link)
+    _, after = await page_of(other).view(session.link)
     if after["moves"]:  # it is their turn now: ask the first player instead
         other, after = first, (await page.view(session.link))[1]
-    status, body = await PageClient(http, base, init_data(other, token)).move(
+    status, body = await page_of(other).move(
         session.link, after["version"], "2C")
     assert status == 200 and body["ok"] is False and body["text"]
     # a tap on an old picture: refused as a stale button is
@@ -199,14 +206,14 @@ async def test_a_tap_is_a_button_press_and_the_group_table_changes(
 
 
 async def test_a_refusal_is_in_the_players_language(
-    mini: tuple[Harness, str], http: aiohttp.ClientSession
+    mini: tuple[Harness, str], page_of: PageOf
 ) -> None:
-    harness, base = mini
+    harness = mini[0]
     table = await open_table(harness)
     _, other, version = await mover(harness, table)
     await harness.kol.prefs.set_language("user", other.id, "ru")
     link = (await harness.kol.manager.get(table.session_id)).link
-    page = PageClient(http, base, init_data(other, harness.fake.token))
+    page = page_of(other)
     _, view = await page.view(link)
     assert view["lang"] == "ru" and view["words"]["hand"] == t("ru", "miniapp-hand")
     status, body = await page.move(link, version, view["view"]["hand"][0])
@@ -216,9 +223,9 @@ async def test_a_refusal_is_in_the_players_language(
 
 
 async def test_the_pages_hint_answers_as_the_chats_pop_up_and_a_failure_says_so(
-    mini: tuple[Harness, str], http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+    mini: tuple[Harness, str], page_of: PageOf, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    harness, base = mini
+    harness = mini[0]
     fake = harness.fake
     vera = fake.user("Vera")
     await harness.command(vera, fake.private(vera).id, "/new eleven")
@@ -228,7 +235,7 @@ async def test_the_pages_hint_answers_as_the_chats_pop_up_and_a_failure_says_so(
     await harness.press(vera, lobby, "comp:1:easy")
     await harness.settle()
     [session] = await harness.kol.manager.sessions_of_user(vera.id)
-    page = PageClient(http, base, init_data(vera, fake.token))
+    page = page_of(vera)
     _, view = await page.view(session.link)
     assert "hint" in [extra["action"] for extra in view["extras"]]
     status, body = await page.move(session.link, view["version"], "hint")

@@ -4,9 +4,13 @@ started the bot, and a two-player table opened in one of its topics."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tests.support.fake_telegram import MESSAGE_METHODS, Call, FakeChat, FakeUser, StoredMessage
 from tests.support.harness import Harness
+
+if TYPE_CHECKING:
+    from sessions import Session
 
 
 @dataclass
@@ -24,6 +28,18 @@ class TopicTable:
     def users(self) -> dict[int, FakeUser]:
         """Its players by user id (for ``tables.play_out``)."""
         return {self.first.id: self.first, self.second.id: self.second}
+
+
+def mover_hand(
+    harness: Harness, table: TopicTable, session: Session
+) -> tuple[FakeUser, StoredMessage]:
+    """The player to move at ``session`` and their private hand message."""
+    seat = session.to_move
+    assert seat is not None
+    mover = table.users[session.seats[seat].user_id or 0]
+    hand = harness.fake.last_message(mover.id, containing="🃏")
+    assert hand is not None
+    return mover, hand
 
 
 async def players(harness: Harness, *names: str) -> list[FakeUser]:
