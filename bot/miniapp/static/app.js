@@ -106,20 +106,20 @@
         body: JSON.stringify({ t: token, version: state.version, action: action }),
       });
       const body = await answer.json().catch(() => ({}));
-      note(body.text || "");
+      note(body.text || "", body.ok === false);
       if (!source || source.readyState !== EventSource.OPEN) await load();
     } catch (e) {
-      note(words.offline || "…");
+      note(words.offline || "…", true);
     } finally {
       sent = false;
     }
   }
 
-  function note(text) {
+  function note(text, refused) {  // a refusal, a hint, or a 📜 Deal record
     const box = $("note");
     box.textContent = text;
     box.hidden = !text;
-    if (tg && text && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("warning");
+    if (tg && refused && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("warning");
   }
 
   // ---------------------------------------------------------------- drawing
@@ -144,6 +144,7 @@
       status.textContent = words[view.status] || "";
       $("hand-box").hidden = true;
       countdown(null);
+      for (const m of view.extras || []) moves.append(actionButton(m, "extra"));
       return;
     }
     const mine = view.seat !== null && v.to_move === view.seat;
