@@ -126,6 +126,7 @@
 
   function draw(view) {
     state = view;
+    document.body.dataset.version = String(view.version);  // the version drawn (tests read it)
     words = view.words || words;
     document.documentElement.lang = view.lang || "en";
     $("title").textContent = view.game_name;
@@ -268,6 +269,10 @@
     for (const flip of [false, true]) {
       const corner = el("g", flip ? { transform: "rotate(180 32 45)" } : {});
       const label = el("text", { class: ink + " rank", x: 8, y: 17, "text-anchor": "middle" });
+      if (rank.length > 1) {  // "10": squeezed into the corner, as printed cards do
+        label.setAttribute("textLength", "12");
+        label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
       label.textContent = rank;
       const pip = el("g", { transform: "translate(3 21) scale(0.1)" });
       pip.append(el("path", { class: ink, d: SUITS[suit] }));
