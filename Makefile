@@ -6,7 +6,7 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
 STAMP_BENCH := $(VENV)/.installed-bench
 
-.PHONY: run test lint typecheck bench soak clean
+.PHONY: run test lint typecheck bench soak clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,23 @@ lint: $(STAMP_DEV)
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy
 
-test: $(STAMP_DEV)
+# Debian's chromium (and a colour emoji font, as Telegram's clients have) for the
+# Mini App's browser tests (tests/support/browser.py): installed by the test set-up
+# where missing, as the PostgreSQL server comes with the dev extra. Playwright drives
+# it; its own browser downloads are never used. Not root and no sudo: a note, and
+# the browser tests skip (under CI they fail).
+CHROMIUM_PACKAGES := chromium fonts-noto-color-emoji
+chromium:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif sudo -n true 2>/dev/null; then SUDO=sudo; \
+	  else echo "no chromium: apt-get install $(CHROMIUM_PACKAGES), else the browser tests skip"; \
+	  exit 0; fi; \
+	  echo "installing Debian's $(CHROMIUM_PACKAGES) for the browser tests"; \
+	  $$SUDO apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(CHROMIUM_PACKAGES) \
+	    >/dev/null; }
+
+test: $(STAMP_DEV) chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q

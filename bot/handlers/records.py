@@ -34,18 +34,25 @@ log = logging.getLogger(__name__)
 HISTORY = 10
 
 
+async def deal_screen(
+    kol: Koloda, session_id: int, deal_no: int, lang: str
+) -> tuple[Session, Screen]:
+    """The session and the record of its finished deal ``deal_no`` (0 first), as the
+    📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished."""
+    session, records = await kol.manager.deal_records(session_id)
+    if not 0 <= deal_no < len(records):
+        raise Refusal("deal_not_finished")
+    seed = _seed(session, session.status in ("finished", "cancelled"), lang)
+    return session, render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
+
+
 async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     """📜 Deal: the finished deal's record — ephemeral in a group (only the presser
     sees it), a message in a private chat."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
     deal_no = press.deal
-    session, records = await kol.manager.deal_records(press.session)
-    if deal_no >= len(records):
-        raise Refusal("deal_not_finished")
-    lang = user_lang()
-    seed = _seed(session, session.status in ("finished", "cancelled"), lang)
-    shown = render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
+    session, shown = await deal_screen(kol, press.session, deal_no, user_lang())
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
         if not kol.presenter.background_once(("deal", session.id, deal_no, user.id), posting):

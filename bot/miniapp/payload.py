@@ -27,6 +27,8 @@ WORDS = (
     "offline", "timer", "stock", "discard", "trumps", "melds", "hint", "take-back",
     "finished", "cancelled", "lobby", "theme", "refused",
 )
+#: The action of a 📜 Deal extra: ``deal:<deal number>``.
+DEAL = "deal:"
 #: A run of card codes standing alone in a string ("QS", "meld:7H8H9H").
 _CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[AKQJT2-9][SHDC])+)(?![A-Za-z0-9])")
 #: The view keys the page draws as cards (the rest it leaves to the table's text).
@@ -72,6 +74,8 @@ def seat_view(screens: Screens, session: Session, seat: int | None, lang: str) -
     }
     if session.status != "running" or session.game is None:
         payload["table"] = plain(screens.table_screen(session, lang).text)
+        if session.status == "finished" and session.game is not None:
+            payload["extras"] = [deal_extra(session.game.deal_no, lang)]
         return payload
     view = session.view(seat)
     shown = {key: view[key] for key in CARD_KEYS if key in view}
@@ -81,11 +85,22 @@ def seat_view(screens: Screens, session: Session, seat: int | None, lang: str) -
     payload["table"] = plain(screens.table_text(session, lang, seat, view))
     legal: list[str] = list(view.get("legal") or []) if seat is not None else []
     payload["moves"] = [{"action": a, "label": action_label(a, lang)} for a in legal]
+    extras = []
     if seat is not None:  # the chat's 💡 and ↩️, where the hand message offers them
-        payload["extras"] = [{"action": action, "label": t(lang, f"button-{action}")}
-                             for action in practice_actions(session, seat)]
+        extras = [{"action": action, "label": t(lang, f"button-{action}")}
+                  for action in practice_actions(session, seat)]
+    deal_no = int(view.get("deal_no") or 0)
+    if deal_no >= 1:  # as the table's 📜 Deal: the deal before this one, for everyone
+        extras.append(deal_extra(deal_no - 1, lang))
+    payload["extras"] = extras
     payload["names"] = card_names(lang, _cards_of(shown))
     return payload
+
+
+def deal_extra(deal_no: int, lang: str) -> dict[str, str]:
+    """📜 Deal: the record of finished deal ``deal_no`` (0 first), as the chat's button
+    (action ``deal:<n>``)."""
+    return {"action": f"{DEAL}{deal_no}", "label": t(lang, "button-deal")}
 
 
 def _cards_of(shown: dict[str, Any]) -> list[str]:

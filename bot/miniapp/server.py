@@ -10,7 +10,8 @@ Under the path of ``MINIAPP_URL`` (``P``):
   exactly as its button in the chat would be (``SessionManager.act`` with the
   same version check and refusals, then drawn by the presenter); a refusal is
   answered ``{"ok": false, "text": <the pop-up the chat would show>}``. The
-  actions ``hint`` and ``take-back`` are the chat's 💡 and ↩️ buttons.
+  actions ``hint`` and ``take-back`` are the chat's 💡 and ↩️ buttons,
+  ``deal:<n>`` its 📜 Deal (the finished deal's record, answered as ``text``).
 - ``GET P api/stream?t=<table>&auth=<initData>`` — server-sent events: the
   view at once, then again at every committed version (``EventSource`` cannot
   send headers, so the initData comes in the query).
@@ -38,11 +39,14 @@ from aiohttp import web
 from bot.context import Koloda, KolodaApp
 from bot.handlers.common import refusal_text
 from bot.handlers.play import play_move
+from bot.handlers.records import deal_screen
 from bot.i18n import language_from_code, t
 from bot.miniapp.auth import AuthError, WebAppUser, validate
 from bot.miniapp.live import Pages
-from bot.miniapp.payload import seat_view
+from bot.miniapp.payload import DEAL, seat_view
+from bot.numbers import ascii_number
 from bot.render.hints import hint_text
+from bot.render.text import plain
 from sessions import Refusal, Session, ephemeral_purpose, hand_purpose
 
 log = logging.getLogger(__name__)
@@ -187,6 +191,12 @@ class MiniApp:
         try:
             if action == "hint":
                 return await self._hint(session, user, lang)
+            if action.startswith(DEAL):  # 📜 Deal: the record, shown on the page
+                number = ascii_number(action.removeprefix(DEAL), 4)
+                if number is None:
+                    raise Refusal("deal_not_finished")
+                _, shown = await deal_screen(kol, session.id, number, lang)
+                return web.json_response({"ok": True, "text": plain(shown.text)})
             if action == "take-back":
                 outcome = await kol.manager.take_back(session.id, user.id)
                 await kol.presenter.on_outcome(outcome)

@@ -398,3 +398,17 @@ async def test_a_closed_page_owes_a_catch_up_only_if_a_hand_was_held() -> None:
         pass
     await asyncio.sleep(0)
     assert closed == [(3, 9)]
+
+
+async def test_a_deal_not_yet_finished_is_refused_as_the_chat_refuses_it(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    harness, base = mini
+    table = await open_table(harness)
+    session = await harness.kol.manager.get(table.session_id)
+    page = PageClient(http, base, init_data(table.bob, harness.fake.token))
+    for action in ("deal:0", "deal:9999", "deal:x", "deal:-1"):
+        status, body = await page.move(session.link, session.version, action)
+        assert (status, body) == (200, {"ok": False,
+                                        "text": t("en", "refusal-deal_not_finished")})
+    assert (await harness.kol.manager.get(table.session_id)).version == session.version

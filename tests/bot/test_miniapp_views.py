@@ -122,3 +122,22 @@ def test_card_names_are_the_chats_own_in_each_language() -> None:
         assert ru["names"][code] == display(code, "ru")
         assert en["names"][code] == display(code, "en")
     assert ru["words"]["play"] == "сыграть" and en["words"]["play"] == "play"
+
+
+def test_the_deal_before_this_one_is_offered_to_every_reader_as_the_table_does() -> None:
+    game = REGISTRY["fifteen"].new(players=2, seed=11)
+    rng = random.Random(4)
+    for version in range(200):
+        if game.deal_no >= 1:
+            break
+        seat = game.to_move
+        assert seat is not None
+        session = session_of(game, "fifteen", version)
+        assert all(not any(e["action"].startswith("deal:") for e in
+                           seat_view(Screens(), session, s, "en")["extras"])
+                   for s in (None, 0, 1))
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    session = session_of(game, "fifteen", 300)
+    deal = {"action": f"deal:{game.deal_no - 1}", "label": t("ru", "button-deal")}
+    for seat in (None, 0, 1):
+        assert deal in seat_view(Screens(), session, seat, "ru")["extras"]

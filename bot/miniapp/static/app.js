@@ -106,26 +106,27 @@
         body: JSON.stringify({ t: token, version: state.version, action: action }),
       });
       const body = await answer.json().catch(() => ({}));
-      note(body.text || "");
+      note(body.text || "", body.ok === false);
       if (!source || source.readyState !== EventSource.OPEN) await load();
     } catch (e) {
-      note(words.offline || "…");
+      note(words.offline || "…", true);
     } finally {
       sent = false;
     }
   }
 
-  function note(text) {
+  function note(text, refused) {  // a refusal, a hint, or a 📜 Deal record
     const box = $("note");
     box.textContent = text;
     box.hidden = !text;
-    if (tg && text && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("warning");
+    if (tg && refused && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("warning");
   }
 
   // ---------------------------------------------------------------- drawing
 
   function draw(view) {
     state = view;
+    document.body.dataset.version = String(view.version);  // the version drawn (tests read it)
     words = view.words || words;
     document.documentElement.lang = view.lang || "en";
     $("title").textContent = view.game_name;
@@ -144,6 +145,7 @@
       status.textContent = words[view.status] || "";
       $("hand-box").hidden = true;
       countdown(null);
+      for (const m of view.extras || []) moves.append(actionButton(m, "extra"));
       return;
     }
     const mine = view.seat !== null && v.to_move === view.seat;
@@ -267,6 +269,10 @@
     for (const flip of [false, true]) {
       const corner = el("g", flip ? { transform: "rotate(180 32 45)" } : {});
       const label = el("text", { class: ink + " rank", x: 8, y: 17, "text-anchor": "middle" });
+      if (rank.length > 1) {  // "10": squeezed into the corner, as printed cards do
+        label.setAttribute("textLength", "12");
+        label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
       label.textContent = rank;
       const pip = el("g", { transform: "translate(3 21) scale(0.1)" });
       pip.append(el("path", { class: ink, d: SUITS[suit] }));
