@@ -289,8 +289,12 @@ daily_plays = sa.Table(
     sa.Column("finished", Real),
     **_LITE,
 )
-_partial(daily_plays, "daily_plays_board", "day", "game", "standing",
-         where="standing IS NOT NULL")
+_BOARD_WHERE = sa.text("standing IS NOT NULL")
+sa.Index(
+    "daily_plays_board", daily_plays.c.day, daily_plays.c.game, daily_plays.c.standing.desc(),
+    daily_plays.c.finished, daily_plays.c.user_id,
+    sqlite_where=_BOARD_WHERE, postgresql_where=_BOARD_WHERE,
+)
 sa.Index("daily_plays_user", daily_plays.c.user_id, daily_plays.c.day)
 
 # the closed boards' posts: one row per day and group, taken once (``posted``) by the

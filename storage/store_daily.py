@@ -4,7 +4,8 @@ One implementation for both backends (see :mod:`storage.sql`). A play is
 written with its session (``create_session(..., daily=…)``) and its score with
 the move that finished it (``save_session(..., daily=…)``); what is here reads
 them. Every board query reads through ``daily_plays_board`` (day, game,
-standing): a place is one plus a count of the better standings, an index range.
+standing): a place is one plus a count of the better standings, an index range,
+and a board the best few of that range, ranked among themselves.
 
 A group's members are the players the bot has seen finish a match there (the
 tally's ``results`` rows of that chat, index ``results_members``).
@@ -51,18 +52,19 @@ _GROUP_PLACE = Sql(
     " (SELECT COUNT(*) FROM daily_plays AS p WHERE " + _FINISHED
     + " AND p.user_id IN (" + _MEMBERS + "))"
 )
-_BOARD_COLUMNS = (
+#: the best ``limit`` plays (an index range), ranked among themselves: every better play
+#: is among them, so the RANK is the place among all
+_BOARD_OF = (
     "SELECT p.user_id, COALESCE(u.name, '') AS name, p.points, p.standing,"
-    " 1 + (SELECT COUNT(*) FROM daily_plays AS b WHERE b.day = p.day AND b.game = p.game"
-    " AND b.standing > p.standing{members}) AS place"
-    " FROM daily_plays AS p LEFT JOIN users AS u ON u.id = p.user_id WHERE " + _FINISHED
+    " RANK() OVER (ORDER BY p.standing DESC) AS place"
+    " FROM (SELECT p.user_id, p.points, p.standing, p.finished FROM daily_plays AS p"
+    " WHERE " + _FINISHED + "{members}"
+    " ORDER BY p.standing DESC, p.finished, p.user_id LIMIT :limit) AS p"
+    " LEFT JOIN users AS u ON u.id = p.user_id"
+    " ORDER BY p.standing DESC, p.finished, p.user_id"
 )
-_BOARD_ORDER = " ORDER BY p.standing DESC, p.finished, p.user_id LIMIT :limit"
-_BOARD = Sql(_BOARD_COLUMNS.format(members="") + _BOARD_ORDER)
-_GROUP_BOARD = Sql(
-    _BOARD_COLUMNS.format(members=" AND b.user_id IN (" + _MEMBERS + ")")
-    + " AND p.user_id IN (" + _MEMBERS + ")" + _BOARD_ORDER
-)
+_BOARD = Sql(_BOARD_OF.format(members=""))
+_GROUP_BOARD = Sql(_BOARD_OF.format(members=" AND p.user_id IN (" + _MEMBERS + ")"))
 _GROUPS_OF = Sql(
     "SELECT DISTINCT r.chat_id FROM results AS r JOIN sessions AS s ON s.id = r.session"
     " WHERE r.user_id = :user AND s.kind = 'group' ORDER BY r.chat_id"

@@ -27,6 +27,7 @@ from bot.render.record import (
 )
 from bot.render.text import fit
 from sessions import Refusal
+from sessions.daily import revealed
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,9 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     if deal_no >= len(records):
         raise Refusal("deal_not_finished")
     lang = user_lang()
+    over = session.status in ("finished", "cancelled")
     seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      session.status in ("finished", "cancelled"), lang)
+                      over and revealed(session, kol.manager.clock()), lang)
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
@@ -79,7 +81,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     chat_id = chat.id if chat is not None else current_user(update).id
     lang = chat_lang()
     seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      True, lang)
+                      revealed(session, kol.manager.clock()), lang)
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang, seed
     )

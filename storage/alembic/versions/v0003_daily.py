@@ -44,8 +44,11 @@ def upgrade() -> None:
         **_LITE,
     )
     clause = sa.text("standing IS NOT NULL")
-    op.create_index("daily_plays_board", "daily_plays", ["day", "game", "standing"],
-                    sqlite_where=clause, postgresql_where=clause)
+    op.create_index(
+        "daily_plays_board", "daily_plays",
+        ["day", "game", sa.text("standing DESC"), "finished", "user_id"],
+        sqlite_where=clause, postgresql_where=clause,
+    )
     op.create_index("daily_plays_user", "daily_plays", ["user_id", "day"])
     op.create_table(
         "daily_posts",
