@@ -284,6 +284,11 @@ async def test_a_press_start_top_and_stats_use_indexes(
         assert await scans(history_url, recorder) == [], "/stats"
         top = fake.last_message(group.id)
         assert top is not None and "P" in top.text  # the history is there to rank
+        for chat, asked in ((group.id, "/daily top eleven"), (group.id, "/daily top"),
+                            (fake.private(alice).id, "/daily top")):
+            with recorder.recording():
+                await harness.command(alice, chat, asked)
+            assert await scans(history_url, recorder) == [], asked
     finally:
         await harness.stop()
         await asyncio.sleep(0)
