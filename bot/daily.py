@@ -44,6 +44,8 @@ class DailyBoards:
         self.every = every
         self.clock = clock or LoopClock()
         self._task: asyncio.Task[None] | None = None
+        #: past days whose every post is taken (looked at no more)
+        self._done: set[int] = set()
 
     async def finished(self, session: Session) -> None:
         """A daily table was just finished: tell its player where they stand."""
@@ -62,7 +64,12 @@ class DailyBoards:
         today = self.manager.today()
         sent = 0
         for day in range(today - DAYS_BACK, today):
-            for chat in await self.manager.daily_boards_to_post(day):
+            if day in self._done:
+                continue
+            waiting = await self.manager.daily_boards_to_post(day)
+            if not waiting:
+                self._done.add(day)  # every post of that day is taken: no need to look again
+            for chat in waiting:
                 if not await self.manager.take_daily_post(day, chat):
                     continue  # another worker has it
                 winners = []
@@ -93,9 +100,9 @@ class DailyBoards:
 
     async def _run(self) -> None:
         while True:
+            await self.clock.sleep(self.every)  # nothing at start-up: it can wait a minute
             try:
                 await self.close_boards()
             except Exception as error:
                 if not unavailable(error):
                     log.exception("closing the daily boards failed; trying again later")
-            await self.clock.sleep(self.every)

@@ -85,6 +85,7 @@ _DAYS = Sql(
 _OPEN_POST = Sql(
     "INSERT INTO daily_posts (day, chat_id) VALUES (:day, :chat) ON CONFLICT DO NOTHING"
 )
+_POSTS = Sql("SELECT chat_id FROM daily_posts WHERE day = :day")
 _UNPOSTED = Sql(
     "SELECT chat_id FROM daily_posts WHERE day = :day AND posted IS NULL ORDER BY chat_id"
 )
@@ -161,15 +162,18 @@ class SqlDaily:
 
     async def open_daily_posts(self, day: int) -> list[int]:
         """Close ``day``'s boards: a post row for every group where a member played (once:
-        a second call adds none), and the groups whose post is not taken yet."""
-
-        async def work(tx: Tx) -> list[int]:
-            chats = [int(row[0]) for row in await tx.fetch(_GROUPS_OF_DAY, day=day)]
-            if chats:
-                await tx.executemany(_OPEN_POST, [{"day": day, "chat": c} for c in chats])
-            return [int(row[0]) for row in await tx.fetch(_UNPOSTED, day=day)]
-
-        return await self.backend.write(work)
+        a second call adds none), and the groups whose post is not taken yet. Read
+        first: it writes only rows that are missing (the insert ignores those another
+        worker made meanwhile)."""
+        backend = self.backend
+        chats = {int(row[0]) for row in await backend.fetch(_GROUPS_OF_DAY, day=day)}
+        known = {int(row[0]) for row in await backend.fetch(_POSTS, day=day)}
+        missing = sorted(chats - known)
+        if missing:
+            await backend.write(lambda tx: tx.executemany(
+                _OPEN_POST, [{"day": day, "chat": chat} for chat in missing]
+            ))
+        return [int(row[0]) for row in await backend.fetch(_UNPOSTED, day=day)]
 
     async def take_daily_post(self, day: int, chat_id: int, owner: str, now: float) -> bool:
         """Take the group's post of ``day`` for ``owner`` to send (one atomic update: of

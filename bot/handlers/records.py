@@ -47,7 +47,8 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     lang = user_lang()
     over = session.status in ("finished", "cancelled")
     seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      over and revealed(session, kol.manager.clock()), lang)
+                      over and revealed(session, kol.manager.clock()), lang,
+                      daily=session.daily is not None)
     shown = render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
@@ -81,7 +82,8 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     chat_id = chat.id if chat is not None else current_user(update).id
     lang = chat_lang()
     seed = seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      revealed(session, kol.manager.clock()), lang)
+                      revealed(session, kol.manager.clock()), lang,
+                      daily=session.daily is not None)
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang, seed
     )

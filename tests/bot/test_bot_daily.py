@@ -88,6 +88,10 @@ async def test_daily_in_a_private_chat(harness: Harness, fake: FakeTelegram) -> 
     assert result is not None
     labels = [b.get("callback_data", "") for b in result.buttons()]
     assert not any(label.startswith("again:") for label in labels)  # played once
+    deal = next(label for label in labels if label.startswith("deal:"))
+    await harness.press(ann, result, deal)  # 📜 Deal: the seed stays sealed today
+    record = fake.last_message(private, "this is a daily deal")
+    assert record is not None and seal in record.text and str(session.seed) not in record.text
 
     await harness.command(ann, private, "/daily eleven")
     refused = fake.last_message(private)

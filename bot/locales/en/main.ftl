@@ -496,3 +496,4 @@ daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
     [one] { $players } player
    *[other] { $players } players
     })
+record-sealed-daily = 🔒 Seed hash: <code>{ $hash }</code> — this is a daily deal: its seed is shown here once the day is over (UTC), when nobody plays these cards any more.

@@ -505,3 +505,4 @@ daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
     [few] { $players } игрока
    *[other] { $players } игроков
     })
+record-sealed-daily = 🔒 Хеш сида: <code>{ $hash }</code> — это сдача дня: сам сид появится здесь, когда день закончится (UTC) и этими картами больше никто не играет.
