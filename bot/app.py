@@ -29,8 +29,21 @@ from telegram.request import HTTPXRequest
 from bot.cluster import Cluster
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
+from bot.daily import DailyBoards
 from bot.delivery import DEFER, Delivery
-from bot.handlers import admin, hints, lobby, menus, play, ratings, records, score, start, topics
+from bot.handlers import (
+    admin,
+    daily,
+    hints,
+    lobby,
+    menus,
+    play,
+    ratings,
+    records,
+    score,
+    start,
+    topics,
+)
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.limiter import FloodLimiter, Limits
@@ -51,6 +64,7 @@ COMMANDS = (
     "score",
     "stats",
     "top",
+    "daily",
     "history",
     "rules",
     "settings",
@@ -59,10 +73,13 @@ COMMANDS = (
     "help",
 )
 PRIVATE_COMMANDS = (
-    "start", "new", "hand", "stats", "top", "history", "rules", "settings", "lang", "help",
+    "start", "new", "daily", "hand", "stats", "top", "history", "rules", "settings", "lang",
+    "help",
 )
 #: The handler modules, each exporting HANDLERS (a test checks every button kind has one).
-HANDLER_MODULES = (start, lobby, menus, play, score, ratings, records, hints, admin, topics)
+HANDLER_MODULES = (
+    start, lobby, menus, play, score, ratings, records, hints, admin, topics, daily,
+)
 #: Updates handled at once (one table's moves still go one at a time: its lock).
 CONCURRENT_UPDATES = 64
 #: Connections to the Bot API.
@@ -165,6 +182,10 @@ async def startup(app: KolodaApp) -> None:
     app.bot_data.koloda = kol
     manager.subscribe(presenter.on_outcome)
     manager.start_tidying()
+    boards = DailyBoards(manager, presenter)
+    presenter.daily_finished = boards.finished
+    app.bot_data.daily = boards
+    boards.start()
     await register_commands(app)
     drawn = await presenter.restore(manager)
     if settings.shared:  # other processes may leave work behind in the store
@@ -218,6 +239,9 @@ async def shutdown(app: KolodaApp) -> None:
 
 
 async def _stop_cluster(app: KolodaApp) -> None:
+    boards, app.bot_data.daily = app.bot_data.daily, None
+    if boards is not None:
+        await boards.stop()
     cluster, app.bot_data.cluster = app.bot_data.cluster, None
     if cluster is not None:
         await cluster.stop()

@@ -190,6 +190,14 @@ class NewGame(Verb):
 
 
 @dataclass(frozen=True)
+class DailyGame(Verb):
+    """A game picked from the /daily menu (session 0): play its deal of the day."""
+
+    prefix = "daily"
+    game: str
+
+
+@dataclass(frozen=True)
 class Rules(Verb):
     """A game picked from the /rules menu (session 0)."""
 

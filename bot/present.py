@@ -16,7 +16,7 @@ nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -136,6 +136,8 @@ class Presenter(Screens):
         #: the Mini App's open pages (None without one): told of every change drawn,
         #: and a player whose page is open gets no hand edit until it closes
         self.pages: Pages | None = None
+        #: told of a daily table just finished by a move (bot.daily: the standing)
+        self.daily_finished: Callable[[Session], Coroutine[Any, Any, None]] | None = None
 
     async def chat_language(self, chat_id: int) -> str:
         """The language a chat reads (a private chat's is its user's)."""
@@ -156,6 +158,12 @@ class Presenter(Screens):
                     outcome.session, event["seat"], event["user_id"], event.get("why", "timeouts")
                 )
         await self.refresh(outcome.session)
+        session = outcome.session
+        if (
+            self.daily_finished is not None and session.daily is not None
+            and session.status == "finished" and outcome.actor is not None
+        ):
+            self.delivery.spawn(self.daily_finished(session))
 
     async def refresh(
         self, session: Session, *, with_table: bool = True, only: Collection[str] | None = None

@@ -148,8 +148,12 @@ class Screens:
         )
         if session.status != "finished" or session.game is None:
             return drawn
-        records = [deal_button(session.id, session.game.deal_no, lang),
-                   record_button(session.id, lang)]
+        last = session.game.deal_no
+        if session.daily is not None and not session.game.finished:
+            last = max(last - 1, 0)  # its one deal is over; the match's next one is not
+        records = [deal_button(session.id, last, lang), record_button(session.id, lang)]
+        if session.daily is not None:  # played once: no "Play again", no chat tally
+            return screen(drawn.text, [records])
         return screen(drawn.text, [*drawn.rows, records])
 
     def hand_screen(self, session: Session, seat: int, lang: str, with_table: bool) -> Screen:

@@ -17,7 +17,7 @@ from games import Game
 from sessions.messages import TABLE, ephemeral_purpose, hand_purpose
 from sessions.model import Player, Session
 from sessions.ratings import RatedMatch
-from storage import InviteUse, MoveRecord, ResultRecord
+from storage import DailyPlay, DailyScore, InviteUse, MoveRecord, ResultRecord
 
 #: Random bytes of a session's deep-link token (16 URL-safe characters).
 LINK_BYTES = 12
@@ -38,6 +38,10 @@ class Change:
     results: tuple[ResultRecord, ...] = ()
     rated: RatedMatch | None = None
     invite: InviteUse | None = None
+    #: a new daily deal's table: the player's one play of the day
+    daily_play: DailyPlay | None = None
+    #: a daily deal finished: its score for the board
+    daily_score: DailyScore | None = None
 
     @classmethod
     def of(
@@ -49,21 +53,24 @@ class Change:
         results: Sequence[ResultRecord] = (),
         rated: RatedMatch | None = None,
         invite: InviteUse | None = None,
+        daily_score: DailyScore | None = None,
     ) -> Change:
         """The change from ``before`` to ``state`` (``before`` with what the operation
-        altered), with the move row, results, rating and invite use that go with it."""
+        altered), with the move row, results, rating, invite use and daily score that
+        go with it."""
         after = replace(
             state,
             version=before.version + 1,
             deadline=kept_deadline(state),
             changed=changed_messages(before, state),
         )
-        return cls(before, after, move, tuple(results), rated, invite)
+        return cls(before, after, move, tuple(results), rated, invite, daily_score=daily_score)
 
     @classmethod
-    def new(cls, session: Session) -> Change:
+    def new(cls, session: Session, *, daily: DailyPlay | None = None) -> Change:
         """A new session (its id comes with the commit), with a fresh deep-link token:
-        the table and every seated human's hand are to be drawn."""
+        the table and every seated human's hand are to be drawn; ``daily``: it is that
+        player's one play of a day's deal."""
         everyone = [hand_purpose(seat) for seat, p in enumerate(session.seats) if p.user_id]
         after = replace(
             session,
@@ -71,7 +78,7 @@ class Change:
             changed=(TABLE, *everyone),
             link=secrets.token_urlsafe(LINK_BYTES),
         )
-        return cls(None, after)
+        return cls(None, after, daily_play=daily)
 
     @property
     def seats_changed(self) -> bool:

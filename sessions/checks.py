@@ -60,7 +60,9 @@ def require_seat(session: Session, user_id: int) -> int:
 
 def takeback_allowed(session: Session) -> bool:
     """Take-backs are for a table of one person and computers (never two humans, nor a
-    computer standing in for a human who may come back)."""
+    computer standing in for a human who may come back), and never at a daily deal."""
+    if session.daily is not None:
+        return False
     humans = [p for p in session.seats if p.user_id is not None or p.stands_in_for is not None]
     return len(humans) == 1
 

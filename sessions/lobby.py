@@ -317,6 +317,7 @@ class Lobby:
             deadline=turn_deadline(game, seats, old.timer, self._clock()),
             ratings=(),
             hints_used=(),
+            daily=None,
         )
 
     # ------------------------------------------------------------ ends

@@ -25,6 +25,7 @@ from games.record import DealRecord
 from sessions.background import Background
 from sessions.change import LINK_BYTES
 from sessions.checks import OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
+from sessions.daily import Daily, Standing, Streak
 from sessions.invites import INVITE_TTL, Invites
 from sessions.lobby import (
     KINDS,
@@ -42,7 +43,7 @@ from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
 from sessions.timers import Clock
 from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
-from storage import MessageRef, MoveRecord, RatingRow, Store, TallyRow, open_store
+from storage import DailyRow, MessageRef, MoveRecord, RatingRow, Store, TallyRow, open_store
 from storage.ratings import LEADERBOARD_LIMIT
 
 # the settings of the modules behind the facade, importable from here as before
@@ -101,6 +102,8 @@ class SessionManager:
     ) -> None:
         #: who holds this worker's leases on background work
         self.worker_id = uuid.uuid4().hex[:12]
+        #: the wall clock every change is stamped with
+        self.clock = clock
         self._background = Background(clock, self._expired)
         self._repo = Repository(
             store, clock, self._background, self._committed, cache_size, shared=shared
@@ -114,6 +117,7 @@ class SessionManager:
         self._invites = Invites(self._repo, self._lobby, clock)
         self._queries = Queries(self._repo)
         self._topics = Topics(self._repo, clock)
+        self._daily = Daily(self._repo, clock)
         self._tidying: asyncio.Task[None] | None = None
 
     # The timers and the repository exist before the turns they call on.
@@ -280,6 +284,57 @@ class SessionManager:
     async def end_chat(self, chat_id: int) -> list[Session]:
         """The bot left a chat: cancel every open session created there; returns them."""
         return await self._lobby.end_chat(chat_id)
+
+    # ------------------------------------------------------------ the daily deal
+
+    def today(self) -> int:
+        """The UTC day now (the daily deal's day: :func:`sessions.daily.day_of`)."""
+        return self._daily.today()
+
+    async def start_daily(
+        self, chat_id: int | None, user_id: int, name: str, game_id: str
+    ) -> Outcome:
+        """The user's one play of today's deal of ``game_id``, against strong computers
+        (Refusal ``daily_played``, ``unknown_game``)."""
+        return await self._daily.start(chat_id, user_id, name, game_id)
+
+    async def daily_standing(
+        self, user_id: int, game_id: str, day: int | None = None
+    ) -> Standing | None:
+        """The user's play of that day's deal and its places now (None: not played)."""
+        return await self._daily.standing(user_id, game_id, day)
+
+    async def daily_standings(self, user_id: int, day: int | None = None) -> list[Standing]:
+        """The user's plays of that day (default: today), by game."""
+        return await self._daily.standings(user_id, day)
+
+    async def daily_board(
+        self, game_id: str, chat_id: int | None = None, day: int | None = None
+    ) -> list[DailyRow]:
+        """The best plays of that day's deal: everybody's, or group ``chat_id``'s members'."""
+        return await self._daily.board(game_id, chat_id, day)
+
+    async def daily_players(
+        self, game_id: str, chat_id: int | None = None, day: int | None = None
+    ) -> int:
+        """How many finished that day's deal (of group ``chat_id``'s members)."""
+        return await self._daily.players(game_id, chat_id, day)
+
+    async def daily_games(self, chat_id: int, day: int | None = None) -> list[str]:
+        """The games whose deal of that day the group's members finished."""
+        return await self._daily.games_played(chat_id, day)
+
+    async def daily_boards_to_post(self, day: int) -> list[int]:
+        """Close that day's boards, once it is over: the groups whose post is not taken."""
+        return await self._daily.boards_to_post(day)
+
+    async def take_daily_post(self, day: int, chat_id: int) -> bool:
+        """Take the group's post of that day for this worker: True once in the cluster."""
+        return await self._daily.take_post(day, chat_id, self.worker_id)
+
+    async def daily_streak(self, user_id: int) -> Streak:
+        """The user's run of days with a daily deal finished, and their longest."""
+        return await self._daily.streak(user_id)
 
     # ------------------------------------------------------------ forum topics
 

@@ -79,6 +79,8 @@ class Session:
     #: what became of its forum topic: ``closed`` (the table waits), ``gone`` (deleted:
     #: the table was cancelled, its match kept in /history), None: open or none
     topic_state: str | None = None
+    #: a daily deal's table: its day (days since the epoch, UTC; :mod:`sessions.daily`)
+    daily: int | None = None
     #: the views built of this snapshot's game (:meth:`view`); ``replace`` hands it on,
     #: and ``__post_init__`` keeps it only while the game and the last deal are the same
     views: _Views | None = field(default=None, compare=False, repr=False)
@@ -166,7 +168,7 @@ RefusalCode = Literal[
     "table_full", "too_few_players", "not_creator", "bad_option", "bad_level",
     "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
     "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off",
-    "nothing_to_take_back",
+    "nothing_to_take_back", "daily_played",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]

@@ -14,6 +14,7 @@ from typing import Any
 from games import Game, IllegalAction
 from sessions.change import Change, turn_deadline
 from sessions.checks import require_running, require_seat, takeback_allowed
+from sessions.daily import daily_score, deal_over
 from sessions.hints import HintSearches
 from sessions.model import Computer, Outcome, Player, Refusal, Session
 from sessions.ratings import RatedMatch, rated_match
@@ -153,6 +154,12 @@ class Play:
             last_deal=_last_deal(session.last_deal, game, events),
         )
         move = MoveRecord(moved.moves, seat, action, by_computer, now, session.version)
+        if session.daily is not None:  # one deal, scored on the day's board only
+            over = deal_over(session, game, events)
+            if over is not None:
+                moved = replace(moved, status="finished", result=over, deadline=None)
+            change = Change.of(session, moved, move=move, daily_score=daily_score(moved, now))
+            return Outcome(await self.repo.commit(change), events, seat, by_computer)
         results = _results(moved, now)
         rated = None
         if results and not await self.repo.taken_back(session.id):

@@ -31,6 +31,8 @@ from sessions.replay import TAKE_BACK
 from sessions.timers import Clock
 from storage import (
     ChatBusy,
+    DailyPlayed,
+    DailyStore,
     InviteUsed,
     MessageStore,
     PressRepeated,
@@ -97,6 +99,11 @@ class Repository:
     @property
     def tallies(self) -> TallyStore:
         """The store's tallies-and-ratings role."""
+        return self.store
+
+    @property
+    def daily(self) -> DailyStore:
+        """The store's daily-deal role."""
         return self.store
 
     def lock(self, session_id: int) -> asyncio.Lock:
@@ -172,7 +179,7 @@ class Repository:
 
         Refusals, with nothing stored: ``stale`` (another commit came first; the
         cache is dropped), ``chat_busy``, ``invite_invalid``, ``applied`` (this
-        task's press was committed already).
+        task's press was committed already), ``daily_played``.
         """
         if change.before is None:
             return await self._insert(change)
@@ -189,6 +196,7 @@ class Repository:
                 wanted=after.changed,
                 rated=change.rated,
                 press=press,
+                daily=change.daily_score,
             )
         except StaleVersion as error:
             self.forget(before.id)
@@ -210,9 +218,13 @@ class Repository:
     async def _insert(self, change: Change) -> Session:
         press = unrecorded_press()
         try:
-            session_id = await self.sessions.create_session(self._record(change.after), press=press)
+            session_id = await self.sessions.create_session(
+                self._record(change.after), press=press, daily=change.daily_play
+            )
         except ChatBusy as error:
             raise Refusal("chat_busy") from error
+        except DailyPlayed as error:
+            raise Refusal("daily_played", change.after.game_id) from error
         except PressRepeated as error:
             raise Refusal("applied") from error
         self._recorded(press)

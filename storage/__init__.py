@@ -11,6 +11,8 @@ maths and rules replay are the session layer's (:mod:`sessions.ratings`,
 from storage.open import open_store
 from storage.protocol import (
     ChatBusy,
+    DailyPlayed,
+    DailyStore,
     DatabaseUnusable,
     InviteUsed,
     MessageStore,
@@ -32,6 +34,10 @@ from storage.ratings import (
     StoredMatch,
 )
 from storage.records import (
+    DailyPlay,
+    DailyResult,
+    DailyRow,
+    DailyScore,
     InviteRecord,
     InviteUse,
     MessageRef,
@@ -46,6 +52,12 @@ from storage.url import parse_database_url
 __all__ = [
     "OVERALL",
     "ChatBusy",
+    "DailyPlay",
+    "DailyPlayed",
+    "DailyResult",
+    "DailyRow",
+    "DailyScore",
+    "DailyStore",
     "DatabaseUnusable",
     "InviteRecord",
     "InviteUse",

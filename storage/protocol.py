@@ -4,7 +4,8 @@ One protocol per role, so each consumer can be typed against the few methods it
 uses: :class:`SessionStore` (sessions and moves), :class:`MessageStore`
 (messages and delivery leases), :class:`PreferenceStore` (names, languages,
 reachability), :class:`SendBudget` (the shared flood budget) and
-:class:`TallyStore` (tallies and ratings). :class:`Store` is all of them.
+:class:`TallyStore` (tallies and ratings), :class:`DailyStore` (the daily deal's seeds, plays,
+boards and posts). :class:`Store` is all of them.
 
 The session layer (``sessions/``) talks to storage only through these: no
 driver types, no SQL. One implementation (:class:`storage.store.SqlStore`)
@@ -31,6 +32,10 @@ from storage.ratings import (
     RebuildRatings,
 )
 from storage.records import (
+    DailyPlay,
+    DailyResult,
+    DailyRow,
+    DailyScore,
     InviteRecord,
     InviteUse,
     MessageRef,
@@ -57,6 +62,10 @@ class PressRepeated(Exception):
     """The press (a callback query) was committed already: Telegram delivered it again."""
 
 
+class DailyPlayed(Exception):
+    """The user has a play of that day's deal of that game already (one play a day)."""
+
+
 class DatabaseUnusable(Exception):
     """The database cannot be used: corrupt, newer schema, locked, unreachable.
 
@@ -76,8 +85,12 @@ class SessionStore(Protocol):
         *,
         invite: InviteRecord | None = None,
         press: str | None = None,
+        daily: DailyPlay | None = None,
     ) -> int:
         """Insert a new session (``record.id`` ignored) with its seats; its new id.
+
+        ``daily``: the session is that user's one play of a day's deal, stored with
+        it — :class:`DailyPlayed` (nothing written) if they have one already.
 
         Seated humans' names are remembered (users). ``invite`` is stored with
         it, for the new session's id (its ``session`` field is ignored).
@@ -99,6 +112,7 @@ class SessionStore(Protocol):
         wanted: Sequence[str] = (),
         rated: RatingUpdate | None = None,
         press: str | None = None,
+        daily: DailyScore | None = None,
     ) -> None:
         """Store ``record`` over the stored version ``based_on``, in one transaction.
 
@@ -118,7 +132,8 @@ class SessionStore(Protocol):
           serialized with any other match rating the same users;
         - ``press``: the key of the press that made the change (a callback query
           id), recorded at ``record.updated`` — :class:`PressRepeated` (nothing
-          written) if it is recorded already.
+          written) if it is recorded already;
+        - ``daily``: a finished daily deal's score, on its play row (the first only).
         """
         ...
 
@@ -344,7 +359,62 @@ class TallyStore(Protocol):
         ...
 
 
-class Store(SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, Protocol):
+class DailyStore(Protocol):
+    """The daily deal: its secret seed per day and game, the plays and their boards,
+    and each group's one post when a day's boards close."""
+
+    async def daily_seed(self, day: int, game: str, seed: int) -> int:
+        """The seed of ``day``'s deal of ``game``: ``seed`` if none is stored yet, else
+        the stored one (the first writer's; workers agree)."""
+        ...
+
+    async def daily_result(self, day: int, game: str, user_id: int) -> DailyResult | None:
+        """The user's play of that deal, or None."""
+        ...
+
+    async def daily_results(self, day: int, user_id: int) -> list[DailyResult]:
+        """The user's plays of ``day``, by game."""
+        ...
+
+    async def daily_place(
+        self, day: int, game: str, standing: float, chat_id: int | None = None
+    ) -> tuple[int, int]:
+        """(place, players) of a finished play of ``standing`` among every finished
+        play of that deal, or among group ``chat_id``'s members'; ties share a place."""
+        ...
+
+    async def daily_board(
+        self, day: int, game: str, chat_id: int | None = None, limit: int = 10
+    ) -> list[DailyRow]:
+        """The best ``limit`` finished plays (of group ``chat_id``'s members), best
+        first, with their places."""
+        ...
+
+    async def daily_groups(self, user_id: int) -> list[int]:
+        """The group chats the user is a member of: they finished a match there."""
+        ...
+
+    async def daily_games(self, day: int, chat_id: int) -> list[str]:
+        """The games whose ``day`` deal a member of the group finished."""
+        ...
+
+    async def daily_days(self, user_id: int) -> list[int]:
+        """The days the user finished a daily deal, newest first."""
+        ...
+
+    async def open_daily_posts(self, day: int) -> list[int]:
+        """Close ``day``'s boards: one post row per group where a member finished that
+        day's deal (made once), and the groups whose post nobody has taken."""
+        ...
+
+    async def take_daily_post(self, day: int, chat_id: int, owner: str, now: float) -> bool:
+        """Take the group's post of ``day`` to send it: True for exactly one caller ever."""
+        ...
+
+
+class Store(
+    SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, DailyStore, Protocol
+):
     """Koloda's durable state: every role above. Open with ``storage.open_store(url)``;
     ``close()`` when done."""
 

@@ -63,6 +63,8 @@ class SessionRecord:
     #: computer turns or moves), ``gone`` (deleted: the table was cancelled, and its
     #: match is kept in /history); None while it is open (or there is none)
     topic_state: str | None = None
+    #: a daily deal's day (days since the epoch, UTC); None for every other table
+    daily: int | None = None
 
 
 @dataclass(frozen=True)
@@ -137,3 +139,52 @@ class InviteUse:
 
     code: str
     user_id: int
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """A player's one play of a day's deal of one game, stored with its session."""
+
+    day: int
+    game: str
+    user_id: int
+    started: float
+
+
+@dataclass(frozen=True)
+class DailyScore:
+    """A daily deal's result, stored with the move that finished it: ``points`` as the
+    game counts them, ``standing`` the number the board is ordered by (higher is better:
+    the points, negated where the lowest wins)."""
+
+    day: int
+    game: str
+    user_id: int
+    points: float
+    standing: float
+    time: float
+
+
+@dataclass(frozen=True)
+class DailyRow:
+    """One finished play on a day's board: who, their points, and their place (ties
+    share one)."""
+
+    user_id: int
+    name: str
+    points: float
+    standing: float
+    place: int
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """A player's play of one day's deal: ``points`` and ``standing`` are None until it
+    is finished (or if it never was)."""
+
+    day: int
+    game: str
+    user_id: int
+    session: int
+    points: float | None
+    standing: float | None

@@ -168,6 +168,8 @@ results = sa.Table(
 sa.Index("results_chat", results.c.chat_id, results.c.game)
 sa.Index("results_user", results.c.user_id, results.c.game)
 sa.Index("results_seq", results.c.seq)
+# a group's members (who finished a match there): the daily deal's group boards
+sa.Index("results_members", results.c.chat_id, results.c.user_id)
 #: the order matches were rated in (PostgreSQL; SQLite's single writer counts)
 RATING_SEQ = sa.Sequence("rating_seq", metadata=METADATA)
 
@@ -262,3 +264,46 @@ presses = sa.Table(
     **_LITE,
 )
 sa.Index("presses_time", presses.c.time)
+
+# the daily deal: one seed per day and game, drawn from `secrets` by the first
+# player of the day and kept secret until the day is over
+daily_deals = sa.Table(
+    "daily_deals", METADATA,
+    sa.Column("day", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("seed", BigInt, nullable=False),
+    **_LITE,
+)
+
+# one play per player, day and game (the key refuses a second); ``standing`` is set
+# when it finishes (higher is better), and the board is read in its order
+daily_plays = sa.Table(
+    "daily_plays", METADATA,
+    sa.Column("day", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", BigInt, primary_key=True),
+    sa.Column("session", BigInt, _cascade(), nullable=False),
+    sa.Column("started", Real, nullable=False),
+    sa.Column("points", Real),
+    sa.Column("standing", Real),
+    sa.Column("finished", Real),
+    **_LITE,
+)
+_BOARD_WHERE = sa.text("standing IS NOT NULL")
+sa.Index(
+    "daily_plays_board", daily_plays.c.day, daily_plays.c.game, daily_plays.c.standing.desc(),
+    daily_plays.c.finished, daily_plays.c.user_id,
+    sqlite_where=_BOARD_WHERE, postgresql_where=_BOARD_WHERE,
+)
+sa.Index("daily_plays_user", daily_plays.c.user_id, daily_plays.c.day)
+
+# the closed boards' posts: one row per day and group, taken once (``posted``) by the
+# worker that sends it
+daily_posts = sa.Table(
+    "daily_posts", METADATA,
+    sa.Column("day", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("chat_id", BigInt, primary_key=True),
+    sa.Column("owner", sa.Text),
+    sa.Column("posted", Real),
+    **_LITE,
+)

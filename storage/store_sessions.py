@@ -10,6 +10,8 @@ from storage.mapping import insert_columns, session_params, session_record, upda
 from storage.protocol import ChatBusy, InviteUsed, PressRepeated, StaleVersion
 from storage.ratings import RatingUpdate
 from storage.records import (
+    DailyPlay,
+    DailyScore,
     InviteRecord,
     InviteUse,
     MoveRecord,
@@ -19,6 +21,7 @@ from storage.records import (
 )
 from storage.schema import HISTORY_WHERE
 from storage.sql import Backend, Row, Sql, Tx
+from storage.store_daily import insert_play, write_score
 from storage.store_ratings import rate_match
 
 _INSERT_SESSION = Sql(
@@ -130,8 +133,10 @@ class SqlSessions:
         *,
         invite: InviteRecord | None = None,
         press: str | None = None,
+        daily: DailyPlay | None = None,
     ) -> int:
-        """Insert a new session with its seats; its id (:class:`ChatBusy` if taken)."""
+        """Insert a new session with its seats; its id (:class:`ChatBusy` if taken,
+        :class:`DailyPlayed` for a second play of a day's deal)."""
         backend = self.backend
         params = session_params(backend, record)
 
@@ -150,6 +155,8 @@ class SqlSessions:
                 await _insert_invite(tx, InviteRecord(
                     invite.code, session_id, invite.creator, invite.expires, invite.used_by
                 ))
+            if daily is not None:
+                await insert_play(tx, daily, session_id)
             return session_id
 
         return await backend.write(work)
@@ -166,6 +173,7 @@ class SqlSessions:
         wanted: Sequence[str] = (),
         rated: RatingUpdate | None = None,
         press: str | None = None,
+        daily: DailyScore | None = None,
     ) -> None:
         """Store ``record`` over version ``based_on`` with what goes with it, in one
         transaction (:class:`StaleVersion`, :class:`InviteUsed`, :class:`PressRepeated`)."""
@@ -204,6 +212,8 @@ class SqlSessions:
                 ])
             if rated is not None:
                 await rate_match(tx, rated)
+            if daily is not None:
+                await write_score(tx, daily)
 
         await backend.write(work)
 

@@ -35,7 +35,7 @@ _LEFT_OUT_COLUMNS = frozenset({"lease_owner", "lease_until"})
 #: The copy order: parents before children (foreign keys).
 _ORDER = (
     "sessions", "seats", "moves", "messages", "results", "users", "chats", "invites",
-    "ratings", "rating_changes", "hint_uses",
+    "ratings", "rating_changes", "hint_uses", "daily_deals", "daily_plays", "daily_posts",
 )
 
 

@@ -10,6 +10,7 @@ from bot.handlers.common import Handler, chat_lang, current_user, is_private
 from bot.handlers.lobby import NoSuchGame, game_argument
 from bot.i18n import t
 from bot.render.common import screen
+from bot.render.daily import streak_line
 from bot.render.ratings import TOP_EACH_GAME, TOP_ONE_GAME, rating_lines, render_top
 from bot.render.result import render_tally
 from sessions import OVERALL
@@ -32,7 +33,8 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
 
 
 async def cmd_stats(update: Update, context: KolodaContext) -> None:
-    """/stats: my record per game across chats, and my overall rating and rank in each."""
+    """/stats: my record per game across chats, my overall rating and rank in each, and
+    my daily deal streak."""
     kol = context.koloda
     lang = chat_lang()
     chat = update.effective_chat
@@ -41,7 +43,11 @@ async def cmd_stats(update: Update, context: KolodaContext) -> None:
     record = await kol.manager.user_stats(user.id)
     tally = render_tally(t(lang, "stats-title"), record, lang, "game")
     ratings = rating_lines(await kol.manager.user_ratings(user.id, OVERALL), lang)
-    kol.presenter.reply(chat.id, screen("\n".join([tally.text, *ratings])))
+    streak = await kol.manager.daily_streak(user.id)
+    lines = [tally.text, *ratings]
+    if streak.best:
+        lines += ["", streak_line(streak, lang)]
+    kol.presenter.reply(chat.id, screen("\n".join(lines)))
 
 
 HANDLERS: list[Handler] = [

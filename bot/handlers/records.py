@@ -27,6 +27,7 @@ from bot.render.record import (
 )
 from bot.render.text import fit
 from sessions import Refusal, Session
+from sessions.daily import revealed
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ async def deal_screen(
     session, records = await kol.manager.deal_records(session_id)
     if not 0 <= deal_no < len(records):
         raise Refusal("deal_not_finished")
-    seed = _seed(session, session.status in ("finished", "cancelled"), lang)
+    seed = _seed(kol, session, session.status in ("finished", "cancelled"), lang)
     return session, render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
 
 
@@ -84,7 +85,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id
     lang = chat_lang()
-    seed = _seed(session, True, lang)
+    seed = _seed(kol, session, True, lang)
     text = match_record(
         session.game_id, records, session.seats, session.result, session.created_at, lang, seed
     )
@@ -115,11 +116,12 @@ async def cmd_history(update: Update, context: KolodaContext) -> None:
     kol.presenter.reply(chat.id, render_history(matches, lang))
 
 
-def _seed(session: Session, revealed: bool, lang: str) -> list[str]:
-    """The match's seed lines: its commitment, or (``revealed``) the seed and the command
-    that re-deals it."""
+def _seed(kol: Koloda, session: Session, over: bool, lang: str) -> list[str]:
+    """The match's seed lines: its commitment, or, once it is ``over`` (and a daily
+    deal's day is over too), the seed and the command that re-deals it."""
+    shown = over and revealed(session, kol.manager.clock())
     return seed_lines(session.game_id, len(session.seats), session.options, session.seed,
-                      revealed, lang)
+                      shown, lang, daily=session.daily is not None)
 
 
 HANDLERS: list[Handler] = [

@@ -31,6 +31,8 @@ from bot.handlers.common import (
 )
 from bot.i18n import t
 from bot.render.common import screen
+from bot.render.daily import render_daily_menu
+from games import REGISTRY
 from sessions import Refusal
 
 #: What a session's deep-link token may be made of (Telegram's start parameter).
@@ -61,7 +63,7 @@ async def show_hand(kol: Koloda, user: User, session_id: int) -> None:
 
 async def cmd_start(update: Update, context: KolodaContext) -> None:
     """/start [payload]: a welcome (with the current hands), or a deep link
-    (h<link>, j<link>, i<invite>)."""
+    (h<link>, j<link>, i<invite>, daily)."""
     kol = context.koloda
     lang = chat_lang()
     args = args_of(context)
@@ -72,6 +74,8 @@ async def cmd_start(update: Update, context: KolodaContext) -> None:
             await kol.prefs.set_reachable(user.id, True)
         if payload[:1] == "i" and len(payload) > 1:
             await _accept(kol, user, payload[1:])
+        elif payload == "daily" and is_private(update):
+            kol.presenter.reply(user.id, render_daily_menu(list(REGISTRY), lang))
         elif payload[:1] in ("h", "j") and LINK_TOKEN.fullmatch(payload[1:]):
             session = await kol.manager.by_link(payload[1:])
             await show_hand(kol, user, session.id)

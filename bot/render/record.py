@@ -54,13 +54,14 @@ def deal_lines(record: DealRecord, game_id: str, seats: Sequence[SeatLike], lang
 
 
 def seed_lines(game_id: str, seats: int, options: dict[str, Any], seed: int | None,
-               revealed: bool, lang: str) -> list[str]:
-    """The seed's commitment (while the match is on) or the seed itself and the
-    command that re-deals it (once the match is over): games/verify.py."""
+               revealed: bool, lang: str, *, daily: bool = False) -> list[str]:
+    """The seed's commitment (while the match is on, or a daily deal's day lasts) or the
+    seed itself and the command that re-deals it (once it is over): games/verify.py."""
     if seed is None:
         return []
     if not revealed:
-        return ["", t(lang, "record-sealed", hash=short_hash(seed))]
+        sealed = "record-sealed-daily" if daily else "record-sealed"
+        return ["", t(lang, sealed, hash=short_hash(seed))]
     return [
         "",
         t(lang, "record-seed", seed=str(seed), hash=short_hash(seed)),

@@ -75,7 +75,7 @@ async def _history(chats: list[int], known: list[int]) -> AsyncIterator[tuple[Ta
         at = T0 + session * 60
         sessions.append((session, chat, "group", game, "finished", people[0], {}, None, 1,
                          20, 16, None, None, {"scores": [1, 0, 0, 0], "winners": [0]}, at, at,
-                         None, None, None, f"link{session}", 0, None))
+                         None, None, None, f"link{session}", 0, None, None))
         players = rng.sample(people, 3)
         for seat, user in enumerate(players):
             seats.append((session, seat, user, f"P{user}", None, 0, None))
@@ -284,6 +284,11 @@ async def test_a_press_start_top_and_stats_use_indexes(
         assert await scans(history_url, recorder) == [], "/stats"
         top = fake.last_message(group.id)
         assert top is not None and "P" in top.text  # the history is there to rank
+        for chat, asked in ((group.id, "/daily top eleven"), (group.id, "/daily top"),
+                            (fake.private(alice).id, "/daily top")):
+            with recorder.recording():
+                await harness.command(alice, chat, asked)
+            assert await scans(history_url, recorder) == [], asked
     finally:
         await harness.stop()
         await asyncio.sleep(0)

@@ -191,6 +191,7 @@ help =
     /settings — table settings and language
     /lang — language
     /cancel — cancel this chat's table (creator or admin)
+    /daily [game] — today's daily deal (in private); /daily top [game] — its board
 lang-menu = Choose a language:
 lang-set = Language: English.
 joined-private = ✅ You sit at the { $game } table. Your hand will appear here.
@@ -458,3 +459,41 @@ miniapp-cancelled = This game was cancelled.
 miniapp-lobby = The game has not started yet.
 miniapp-theme = Theme
 miniapp-refused = Telegram could not confirm who you are: open the table again from the chat.
+
+# ---------------------------------------------------------------- the daily deal
+cmd-daily = Today's daily deal
+refusal-daily_played = You have played today's deal of this game already.
+daily-menu = 📅 <b>Daily deal</b> — one deal a day per game, the same cards for everybody, against strong computers. Pick a game:
+daily-title = 📅 <b>Daily deal</b> · { $game } · { $date }
+daily-start =
+    The same cards for everybody today, against strong computers; you play it once.
+    { $what }
+daily-what-deal = Your score is this one deal's points.
+daily-what-match = Your score is a short match of { $deals } deals (one hand means little in this game).
+daily-seal = 🔒 Seed hash: <code>{ $hash }</code> — the seed is shown in the record once the day is over (UTC).
+daily-played = You have played today's deal already.
+daily-unfinished = It has no score yet: finish it before midnight UTC to get one.
+daily-score = Your score: <b>{ $points }</b>
+daily-place = Place: <b>{ $place }</b> of { $of }
+daily-groups = In your groups: { $places }
+daily-group-place = { $place } of { $of }
+daily-best = Best today: { $name } — { $points }
+daily-next = The next deal comes in { $hours } h { $minutes } min (midnight UTC).
+daily-streak = 📅 Daily deal streak: { $current ->
+    [one] { $current } day
+   *[other] { $current } days
+    } (best { $best })
+daily-in-group = 📅 The daily deal is played in a private chat with me: send /daily there. Here /daily top shows this group's board.
+button-daily-private = 📅 Play the daily deal
+daily-board-title = 📅 <b>Daily deal</b> · { $date } — this group's players
+daily-board-title-all = 📅 <b>Daily deal</b> · { $date } — everybody
+daily-board-game = <b>{ $game }</b>
+daily-board-row = { $place }. { $name } — { $points }
+daily-board-empty = Nobody has finished today's deal here yet.
+daily-board-closes = The board closes at midnight UTC.
+daily-post-title = 📅 <b>Daily deal</b> · { $date } — the board is closed. This group's best:
+daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
+    [one] { $players } player
+   *[other] { $players } players
+    })
+record-sealed-daily = 🔒 Seed hash: <code>{ $hash }</code> — this is a daily deal: its seed is shown here once the day is over (UTC), when nobody plays these cards any more.

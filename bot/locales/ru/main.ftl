@@ -196,6 +196,7 @@ help =
     /settings — настройки стола и язык
     /lang — язык
     /cancel — отменить стол (создатель или админ)
+    /daily [игра] — сдача дня (в личном чате); /daily top [игра] — её таблица
 lang-menu = Выберите язык:
 lang-set = Язык: русский.
 joined-private = ✅ Вы за столом «{ $game }». Ваши карты появятся здесь.
@@ -465,3 +466,43 @@ miniapp-cancelled = Игра отменена.
 miniapp-lobby = Игра ещё не началась.
 miniapp-theme = Тема
 miniapp-refused = Telegram не подтвердил, кто вы: откройте стол из чата ещё раз.
+
+# ---------------------------------------------------------------- сдача дня
+cmd-daily = Сдача дня
+refusal-daily_played = Сегодняшнюю сдачу этой игры вы уже сыграли.
+daily-menu = 📅 <b>Сдача дня</b> — каждый день по сдаче в каждой игре, одни и те же карты у всех, против сильных компьютеров. Выберите игру:
+daily-title = 📅 <b>Сдача дня</b> · { $game } · { $date }
+daily-start =
+    Сегодня у всех одни и те же карты, соперники — сильные компьютеры; сыграть можно один раз.
+    { $what }
+daily-what-deal = Ваш результат — очки этой одной сдачи.
+daily-what-match = Ваш результат — короткий матч из { $deals } сдач (одна раздача в этой игре мало что значит).
+daily-seal = 🔒 Хеш сида: <code>{ $hash }</code> — сам сид появится в записи, когда день закончится (UTC).
+daily-played = Сегодняшнюю сдачу вы уже сыграли.
+daily-unfinished = Результата пока нет: доиграйте сдачу до полуночи UTC.
+daily-score = Ваш результат: <b>{ $points }</b>
+daily-place = Место: <b>{ $place }</b> из { $of }
+daily-groups = В ваших группах: { $places }
+daily-group-place = { $place } из { $of }
+daily-best = Лучший сегодня: { $name } — { $points }
+daily-next = Следующая сдача через { $hours } ч { $minutes } мин (в полночь UTC).
+daily-streak = 📅 Серия сдач дня: { $current ->
+    [one] { $current } день
+    [few] { $current } дня
+   *[other] { $current } дней
+    } (лучшая — { $best })
+daily-in-group = 📅 Сдачу дня играют в личном чате со мной: отправьте там /daily. Здесь /daily top покажет таблицу этой группы.
+button-daily-private = 📅 Сыграть сдачу дня
+daily-board-title = 📅 <b>Сдача дня</b> · { $date } — игроки этой группы
+daily-board-title-all = 📅 <b>Сдача дня</b> · { $date } — все игроки
+daily-board-game = <b>{ $game }</b>
+daily-board-row = { $place }. { $name } — { $points }
+daily-board-empty = Здесь сегодняшнюю сдачу ещё никто не доиграл.
+daily-board-closes = Таблица закроется в полночь UTC.
+daily-post-title = 📅 <b>Сдача дня</b> · { $date } — таблица закрыта. Лучшие в этой группе:
+daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
+    [one] { $players } игрок
+    [few] { $players } игрока
+   *[other] { $players } игроков
+    })
+record-sealed-daily = 🔒 Хеш сида: <code>{ $hash }</code> — это сдача дня: сам сид появится здесь, когда день закончится (UTC) и этими картами больше никто не играет.

@@ -1,0 +1,229 @@
+"""The daily deal through the bot: /daily, its seal, one play a day with a localized
+refusal showing the result, the standing after finishing, /daily top in a group
+(its members only), the streak in /stats; the boards' close posted once per group,
+across a restart and with two workers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.daily import DailyBoards
+from bot.present import Presenter
+from bot.render.common import Screen
+from games.verify import short_hash
+from sessions import Session, SessionManager
+from sessions.daily import DAY, day_of
+from storage import ResultRecord, SeatRecord
+from storage.records import SessionRecord
+from tests.support.fake_telegram import FakeTelegram
+from tests.support.harness import Harness
+from tests.support.helpers_sessions import FakeClock, FirstLegal
+
+
+async def finish(
+    manager: SessionManager, session: Session, user: int, drawn: Presenter | None = None
+) -> None:
+    """Play the human's first legal move until the daily table is over (each move drawn
+    by ``drawn``, as the move button's handler does)."""
+    for _ in range(5000):
+        await manager.idle()
+        session = await manager.get(session.id)
+        if session.status != "running":
+            return
+        seat = session.seat_of(user)
+        if session.to_move == seat and seat is not None:
+            action = session.view(seat)["legal"][0]
+            outcome = await manager.act(session.id, user, session.version, action)
+            if drawn is not None:
+                await drawn.on_outcome(outcome)
+    raise AssertionError("the daily deal never ended")
+
+
+async def make_member(manager: SessionManager, chat: int, *users: tuple[int, str]) -> None:
+    """A finished group match in ``chat`` with ``users``: the bot has seen them there."""
+    store = manager.store
+    seats = [SeatRecord(user, name, None) for user, name in users]
+    record = SessionRecord(0, chat, "group", "eleven", "running", users[0][0], {}, None, None,
+                           1, 0, None, None, None, 0.0, seats)
+    session = await store.create_session(record)
+    await store.save_session(
+        SessionRecord(session, chat, "group", "eleven", "finished", users[0][0], {}, None,
+                      None, 2, 0, None, None, None, 0.0, seats),
+        1, results=[ResultRecord(u, s, s == 0, 1.0) for s, (u, _) in enumerate(users)],
+    )
+
+
+async def test_daily_in_a_private_chat(harness: Harness, fake: FakeTelegram) -> None:
+    ann = fake.user("Ann")
+    private = fake.private(ann).id
+    await harness.command(ann, private, "/start")
+    await harness.command(ann, private, "/daily")
+    menu = fake.last_message(private)
+    assert menu is not None and "Daily deal" in menu.text
+    assert "daily:0:eleven" in [b["callback_data"] for b in menu.buttons()]
+
+    await harness.command(ann, private, "/daily eleven")
+    manager = harness.kol.manager
+    (session,) = await manager.sessions_of_user(ann.id)
+    assert session.daily == manager.today() and session.seed is not None
+    seal = short_hash(session.seed)
+    start = fake.last_message(private, "The same cards for everybody")
+    assert start is not None and seal in start.text
+    table = fake.last_message(private, "Seed hash")
+    assert table is not None and table.message_id > start.message_id and seal in table.text
+
+    await harness.command(ann, private, "/daily eleven")  # while it is played
+    again = fake.last_message(private)
+    assert again is not None and "played today's deal already" in again.text
+    assert "no score yet" in again.text
+
+    await finish(manager, session, ann.id, harness.kol.presenter)
+    await harness.settle()
+    standing = fake.last_message(private, "Your score:")
+    assert standing is not None and "Place: <b>1</b> of 1" in standing.text
+    result = fake.last_message(private, "game over")
+    assert result is not None
+    labels = [b.get("callback_data", "") for b in result.buttons()]
+    assert not any(label.startswith("again:") for label in labels)  # played once
+    deal = next(label for label in labels if label.startswith("deal:"))
+    await harness.press(ann, result, deal)  # 📜 Deal: the seed stays sealed today
+    record = fake.last_message(private, "this is a daily deal")
+    assert record is not None and seal in record.text and str(session.seed) not in record.text
+
+    await harness.command(ann, private, "/daily eleven")
+    refused = fake.last_message(private)
+    assert refused is not None and "played today's deal already" in refused.text
+    assert "Your score" in refused.text and "The next deal comes in" in refused.text
+    assert len(await manager.sessions_of_user(ann.id)) == 0  # nothing new was dealt
+
+    await harness.command(ann, private, "/stats")
+    stats = fake.last_message(private)
+    assert stats is not None and "Daily deal streak: 1 day (best 1)" in stats.text
+
+
+async def test_daily_top_in_a_group_lists_its_members(
+    harness: Harness, fake: FakeTelegram
+) -> None:
+    ann, bob, cy = fake.user("Ann"), fake.user("Bob"), fake.user("Cy")
+    group = fake.group("Friends")
+    manager = harness.kol.manager
+    await make_member(manager, group.id, (ann.id, "Ann"), (bob.id, "Bob"))
+    for user in (ann, cy):
+        await harness.command(user, fake.private(user).id, "/start")
+        await harness.command(user, fake.private(user).id, "/daily king")
+        (session,) = await manager.sessions_of_user(user.id)
+        await finish(manager, session, user.id, harness.kol.presenter)
+    await harness.settle()
+    standing = fake.last_message(fake.private(ann).id, "Your score:")
+    assert standing is not None and "In your groups: 1 of 1" in standing.text
+
+    await harness.command(bob, group.id, "/daily")
+    told = fake.last_message(group.id)
+    assert told is not None and "private chat" in told.text
+    assert told.buttons()[0]["url"].endswith("?start=daily")
+
+    await harness.command(bob, group.id, "/daily top")
+    board = fake.last_message(group.id)
+    assert board is not None and "this group's players" in board.text
+    assert "King" in board.text and "Ann" in board.text and "Cy" not in board.text
+    await harness.command(ann, fake.private(ann).id, "/daily top king")
+    everybody = fake.last_message(fake.private(ann).id)
+    assert everybody is not None and "Ann" in everybody.text and "Cy" in everybody.text
+
+
+async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
+    ann = fake.user("Аня", language_code="ru")
+    private = fake.private(ann).id
+    await harness.command(ann, private, "/start")
+    await harness.command(ann, private, "/lang")
+    menu = fake.last_message(private)
+    assert menu is not None
+    await harness.press(ann, menu, "lang:0:ru")
+    await harness.command(ann, private, "/daily мау-мау")
+    start = fake.last_message(private, "Сдача дня")
+    assert start is not None and "Хеш сида" in start.text
+
+
+# ---------------------------------------------------------------- closing the boards
+
+
+class Posts:
+    """A presenter that records the posts (the one-off messages) it is handed."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, Screen]] = []
+
+    def reply(self, chat_id: int, shown: Screen, thread: int | None = None) -> None:
+        self.sent.append((chat_id, shown))
+
+    async def chat_language(self, chat_id: int) -> str:
+        return "en"
+
+    async def user_language(self, user_id: int) -> str:
+        return "en"
+
+
+GROUP, OTHER, QUIET = -1001, -1002, -1003
+
+
+def boards(manager: SessionManager, posts: Posts) -> DailyBoards:
+    return DailyBoards(manager, posts)  # type: ignore[arg-type]
+
+
+async def a_day_played(manager: SessionManager) -> None:
+    """Ann (in GROUP and OTHER) and Bob (in GROUP) finish today's Eleven; QUIET's member
+    does not play."""
+    await make_member(manager, GROUP, (1, "Ann"), (2, "Bob"))
+    await make_member(manager, OTHER, (1, "Ann"))
+    await make_member(manager, QUIET, (3, "Cy"))
+    for user, name in ((1, "Ann"), (2, "Bob")):
+        session = (await manager.start_daily(user, user, name, "eleven")).session
+        await finish(manager, session, user)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(day_of(1_800_000_000.0) * DAY + 80_000.0)
+
+
+async def test_the_boards_close_once_across_a_restart(tmp_path: Path, clock: FakeClock) -> None:
+    url = f"sqlite:///{tmp_path / 'daily.sqlite3'}"
+    manager = await SessionManager.open(url, FirstLegal(), clock)
+    posts = Posts()
+    await a_day_played(manager)
+    assert await boards(manager, posts).close_boards() == 0  # the day is not over
+    clock.advance(DAY)
+    assert await boards(manager, posts).close_boards() == 2
+    await manager.close()
+    manager = await SessionManager.open(url, FirstLegal(), clock)  # a restart
+    assert await boards(manager, posts).close_boards() == 0
+    clock.advance(DAY)  # the next day: yesterday's boards are not posted again
+    assert await boards(manager, posts).close_boards() == 0
+    await manager.close()
+    assert sorted(chat for chat, _ in posts.sent) == sorted([GROUP, OTHER])
+    text = dict(posts.sent)[GROUP].text
+    assert "the board is closed" in text and "Eleven: 🏆 " in text and "2 players" in text
+
+
+async def test_the_boards_close_once_with_two_workers(
+    pg_database: str, clock: FakeClock
+) -> None:
+    workers = [await SessionManager.open(pg_database, FirstLegal(), clock, shared=True)
+               for _ in range(2)]
+    posts = [Posts(), Posts()]
+    try:
+        await a_day_played(workers[0])
+        clock.advance(DAY)
+        sent = await asyncio.gather(*(boards(w, p).close_boards()
+                                      for w, p in zip(workers, posts, strict=True)))
+        assert sum(sent) == 2
+        assert sum([await boards(w, p).close_boards()
+                    for w, p in zip(workers, posts, strict=True)]) == 0
+    finally:
+        for worker in workers:
+            await worker.close()
+    chats = sorted(chat for each in posts for chat, _ in each.sent)
+    assert chats == sorted([GROUP, OTHER])
