@@ -22,11 +22,10 @@ the message shows first (``Delivery``).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from bot.clock import Clock, LoopClock
+from bot.periodic import Periodic
 from bot.present import Presenter
 from sessions import SessionManager
 from storage.outage import unavailable
@@ -40,7 +39,7 @@ EVERY = 1.0
 STUCK = 10.0
 
 
-class Cluster:
+class Cluster(Periodic):
     """The periodic cluster duties of one worker (started whenever the store is shared)."""
 
     def __init__(
@@ -56,21 +55,7 @@ class Cluster:
         self.presenter = presenter
         self.every = every
         self.stuck = stuck
-        self._task: asyncio.Task[None] | None = None
         self._behind: dict[int, frozenset[tuple[str, int, int]]] = {}
-
-    def start(self) -> None:
-        """Begin looking (in the background)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop looking (again: nothing)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _run(self) -> None:
         last_look = self.clock.now()

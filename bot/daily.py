@@ -14,11 +14,10 @@ rate limiter like every other message, so they keep within the budget.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from bot.clock import Clock, LoopClock
+from bot.periodic import Periodic
 from bot.present import Presenter
 from bot.render.daily import render_post, render_standing
 from sessions import Session, SessionManager
@@ -32,7 +31,7 @@ EVERY = 60.0
 DAYS_BACK = 2
 
 
-class DailyBoards:
+class DailyBoards(Periodic):
     """One worker's part of the daily deal's background work."""
 
     def __init__(
@@ -43,7 +42,6 @@ class DailyBoards:
         self.presenter = presenter
         self.every = every
         self.clock = clock or LoopClock()
-        self._task: asyncio.Task[None] | None = None
         #: past days whose every post is taken (looked at no more)
         self._done: set[int] = set()
 
@@ -84,19 +82,6 @@ class DailyBoards:
                 self.presenter.reply(chat, render_post(day, winners, lang), thread=0)
                 sent += 1
         return sent
-
-    def start(self) -> None:
-        """Begin looking (in the background)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop looking (again: nothing)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def _run(self) -> None:
         while True:
