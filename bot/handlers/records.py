@@ -85,11 +85,13 @@ async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | N
     if ticket.running:
         return t(lang, "review-running")  # a doubled press: the review runs already
     session = await kol.manager.get(press.session)
-    group = chat is not None and chat.id < 0
+    # a press on the ephemeral record carries no chat: the table's group it is
+    where = chat.id if chat is not None else session.chat_id
+    group = where if where is not None and where < 0 else None
     if ticket.kept is not None:
         shown = render_review(ticket.kept, session.seats, lang)
-        if group and chat is not None:
-            kol.presenter.background(_post_deal(kol, query, chat.id, user.id, shown))
+        if group is not None:
+            kol.presenter.background(_post_deal(kol, query, group, user.id, shown))
             return ""  # answered once it is sent
         kol.presenter.reply(user.id, shown)
         return None
@@ -104,11 +106,11 @@ async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | N
             kol.presenter.reply(user.id, screen(t(lang, "review-failed")))
             return
         shown = render_review(found, session.seats, lang)
-        if not group or chat is None:
+        if group is None:
             kol.presenter.reply(user.id, shown)
             return
         try:
-            await kol.presenter.reply_ephemeral(chat.id, user.id, shown, query.id)
+            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id)
         except TelegramError as error:
             log.warning("ephemeral review not sent (%s); using the private chat", error)
             kol.presenter.reply(user.id, shown)
