@@ -83,8 +83,15 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
 ) -> None:
     harness, computer = reviewing
     fake = harness.fake
-    table = await open_table(harness, "eleven")
+    table = await open_table(harness, "eleven", started=False)
     sid = table.session_id
+    # to 10 points: a deal brings at most 5, so the match has two deals at least
+    await pop_up(harness, table.alice, table.group, table.message.message_id,
+                 f"opt:{sid}:target:10")
+    await harness.press(table.alice, table.message, f"back:{sid}")
+    await harness.press(table.alice, table.message, f"start:{sid}")
+    await harness.settle()
+    assert (await harness.kol.manager.get(sid)).options["target"] == 10
     await play_deals(harness, sid, [table.alice, table.bob], 2)
     carol = fake.user("Carol")
     message_id = table.message.message_id
@@ -106,6 +113,8 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     [data] = [b["callback_data"] for b in record.buttons() if b["text"] == "📈 Review"]
     assert len(data.encode()) <= 64
     deal = int(data.rsplit(":", 1)[1])
+    _, finished = await harness.kol.manager.deal_records(sid)
+    other = next(n for n in range(len(finished)) if n != deal)  # another finished deal
 
     computer.gate.clear()  # the review runs until the gate opens
     answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
@@ -115,7 +124,7 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
     assert answer.params["text"] == "📈 Still reviewing that deal — a moment, please."
     # another deal of his while this one runs: refused
-    query = fake.push_callback(table.bob, table.group, message_id, f"review:{sid}:{1 - deal}")
+    query = fake.push_callback(table.bob, table.group, message_id, f"review:{sid}:{other}")
     text = (await fake.answer(query)).params["text"]
     assert text == "📈 Already reviewing another deal of yours — wait for that one first."
     await asyncio.sleep(0.05)
@@ -143,7 +152,7 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     assert len(again) == 2 and again[1].text == shown.text
     assert computer.calls == calls
     # now the other deal may be reviewed (and Alice reviews her own seat)
-    await pop_up(harness, table.bob, table.group, message_id, f"review:{sid}:{1 - deal}")
+    await pop_up(harness, table.bob, table.group, message_id, f"review:{sid}:{other}")
     await harness.settle()
     assert len(ephemerals(harness, table, table.bob, "📈 Review of deal")) == 3
     await pop_up(harness, table.alice, table.group, message_id, f"review:{sid}:{deal}")
@@ -161,9 +170,12 @@ async def test_a_russian_duel_reviews_in_the_private_chat(
     await harness.command(vera, fake.private(vera).id, "/new eleven")
     lobby = fake.last_message(vera.id)
     assert lobby is not None
+    await pop_up(harness, vera, fake.private(vera), lobby.message_id, "opt:1:target:10")
+    await harness.press(vera, lobby, "back:1")
     await harness.press(vera, lobby, "vs:1")
     await harness.press(vera, lobby, "comp:1:easy")
     await harness.settle()
+    assert (await harness.kol.manager.get(1)).options["target"] == 10
     await play_deals(harness, 1, [vera], 1)
     hand = fake.last_message(vera.id, containing="🃏")
     assert hand is not None and "📜 Сдача" in labels(hand)
