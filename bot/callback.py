@@ -355,6 +355,15 @@ class DealButton(Verb):
 
 
 @dataclass(frozen=True)
+class ReviewButton(Verb):
+    """📈 Review: the strong computer's look at the presser's decisions in a finished
+    deal (``deal``: its number, 0 first), on that deal's 📜 record."""
+
+    prefix = "review"
+    deal: int = field(metadata={REFUSAL: "deal_not_finished"})
+
+
+@dataclass(frozen=True)
 class MatchRecordButton(Verb):
     """📄 Match record: the text document of a finished match."""
 

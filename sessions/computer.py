@@ -19,6 +19,13 @@ chat (:data:`sessions.model.TURN_OWNER`) and let in by turns, one chat after
 another: one chat's many searches never hold back another chat's computer.
 Workers import only ``games`` (``games.ai.worker``), report their memory, and
 die with the bot; they are started with it (:meth:`ComputerPlayer.start`).
+
+Reviews after a deal (:meth:`ComputerPlayer.review`, one decision per job) run in
+the same pool at **low priority**: a review step waits while any computer move
+waits, at most :data:`REVIEW_WORKERS` of them hold a worker at a time, and each
+is bounded by its budget (:data:`games.ai.review.REVIEW_BUDGET`, half a second),
+so a computer move queued behind one waits at most that long, and its own
+deadline (set when it was asked) never moves.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ from typing import Any
 
 from games import ai
 from games.ai import HARD_CAP_SECONDS, Budget, level_budget
-from games.ai.worker import Reply, die_with, loaded_packages, think
+from games.ai.review import REVIEW_BUDGET, Verdict
+from games.ai.worker import Reply, ReviewReply, die_with, judge, loaded_packages, think
 from sessions.model import TURN_OWNER
 
 log = logging.getLogger(__name__)
@@ -47,6 +55,8 @@ ExecutorFactory = Callable[[int], Executor]
 MARGIN_SECONDS = 0.4
 #: The wall time easy's sampled decisions (bids, trumps) may take.
 EASY_SECONDS = 0.5
+#: How many review steps (low priority) may hold a worker at once.
+REVIEW_WORKERS = 1
 
 
 def process_pool(workers: int) -> Executor:
@@ -72,6 +82,7 @@ class ComputerPlayer:
         workers: int | None = None,
         budgets: Mapping[str, Budget] | None = None,
         executor_factory: ExecutorFactory = process_pool,
+        review_budget: Budget | None = None,
     ) -> None:
         self.workers = workers or os.cpu_count() or 1
         self._budgets = dict(budgets or {})
@@ -83,6 +94,10 @@ class ComputerPlayer:
         self._searching = 0  # searches in the pool: at most one per worker
         #: searches waiting for a worker, per chat, chats in the order they are let in
         self._waiting: OrderedDict[int | None, deque[asyncio.Future[None]]] = OrderedDict()
+        self._review_budget = review_budget or REVIEW_BUDGET
+        self._reviewing = 0  # review steps in the pool: at most REVIEW_WORKERS
+        #: review steps waiting for a worker, served only when no move waits
+        self._reviews: deque[asyncio.Future[None]] = deque()
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """One of ``view["legal"]`` for the seat whose view it is, at ``level``.
@@ -167,8 +182,12 @@ class ComputerPlayer:
                         del self._waiting[owner]
             raise
 
-    def _free_worker(self) -> None:
-        """A search is done: its worker goes to the next chat's first waiting search."""
+    def _free_worker(self, review: bool = False) -> None:
+        """A search (or a review step) is done: its worker goes to the next chat's first
+        waiting search, else — while fewer than :data:`REVIEW_WORKERS` review — to the
+        first waiting review step."""
+        if review:
+            self._reviewing -= 1
         while self._waiting:
             owner, queue = next(iter(self._waiting.items()))
             ready = queue.popleft()
@@ -179,7 +198,74 @@ class ComputerPlayer:
             if not ready.done():
                 ready.set_result(None)
                 return
+        while self._reviews and self._reviewing < REVIEW_WORKERS:
+            ready = self._reviews.popleft()
+            if not ready.done():
+                self._reviewing += 1
+                ready.set_result(None)
+                return
         self._searching -= 1
+
+    async def _take_review_worker(self) -> None:
+        """Wait for a worker at low priority: only when no computer move waits for one
+        and fewer than :data:`REVIEW_WORKERS` review steps hold one."""
+        if (
+            self._searching < self.workers
+            and not self._waiting
+            and not self._reviews
+            and self._reviewing < REVIEW_WORKERS
+        ):
+            self._searching += 1
+            self._reviewing += 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._reviews.append(ready)
+        try:
+            await ready
+        except BaseException:
+            if ready.done() and not ready.cancelled():
+                self._free_worker(review=True)  # the worker came just as this was given up
+            elif ready in self._reviews:
+                self._reviews.remove(ready)
+            raise
+
+    async def review(self, game_id: str, view: dict[str, Any], chosen: str, seed: int) -> Verdict:
+        """The review of one decision (``games.ai.review.review_decision``) in the pool,
+        at low priority, bounded by the review budget. A step that is late or meets a
+        broken pool is returned as not evaluated (``evaluated`` False).
+
+        Raises ValueError for an unknown game or a move the view does not offer, and
+        RuntimeError once closed.
+        """
+        if self._closed:
+            raise RuntimeError("the computer player is closed")
+        if game_id not in ai.PLAYBOOKS or chosen not in view.get("legal", ()):
+            raise ValueError(f"nothing to review: {game_id!r}, {chosen!r}")
+        unjudged = Verdict(chosen, chosen, 0.0, 0.0, 0, evaluated=False)
+        await self._take_review_worker()
+        try:
+            budget = self._review_budget
+            seconds = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
+            deadline = time.time() + seconds  # counted from when the worker was free
+            pool = self._ensure_pool()
+            try:
+                future = pool.submit(judge, game_id, view, chosen, seed, budget, deadline)
+                try:
+                    reply: ReviewReply = await asyncio.wait_for(
+                        asyncio.shield(asyncio.wrap_future(future)), seconds + MARGIN_SECONDS
+                    )
+                except TimeoutError:
+                    future.cancel()
+                    log.warning("a %s review step was late; left unjudged", game_id)
+                    return unjudged
+            except BrokenProcessPool:
+                log.warning("the computer players' process pool broke; starting a new one")
+                self._replace_pool(pool)
+                return unjudged
+        finally:
+            self._free_worker(review=True)
+        self._memory[reply.pid] = reply.rss_kib
+        return reply.verdict
 
     def start(self) -> list[Future[list[str]]]:
         """Start the worker processes now, in the background (each takes about a second

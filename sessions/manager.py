@@ -40,6 +40,7 @@ from sessions.model import Computer, Outcome, Session, Subscriber
 from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
+from sessions.review import Reviews, Ticket
 from sessions.timers import Clock
 from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
@@ -116,6 +117,7 @@ class SessionManager:
         self._lobby = Lobby(self._repo, self._background, clock)
         self._invites = Invites(self._repo, self._lobby, clock)
         self._queries = Queries(self._repo)
+        self._reviews = Reviews(self._repo, computer)
         self._topics = Topics(self._repo, clock)
         self._daily = Daily(self._repo, clock)
         self._tidying: asyncio.Task[None] | None = None
@@ -419,6 +421,11 @@ class SessionManager:
     async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
         """The session and its finished deals as played, rebuilt from seed and log."""
         return await self._queries.deal_records(session_id)
+
+    async def review_deal(self, session_id: int, deal_no: int, user_id: int) -> Ticket:
+        """📈 A press on Review of finished deal ``deal_no`` by ``user_id``: the kept
+        review, the same one running, or a new one to run; see :mod:`sessions.review`."""
+        return await self._reviews.prepare(session_id, deal_no, user_id)
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
         """Per user and game in a chat: played, wins, points; best first."""

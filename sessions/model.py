@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 from games import Game
+from games.ai.review import Verdict
 from storage.ratings import RatingChange
 
 
@@ -168,7 +169,7 @@ RefusalCode = Literal[
     "table_full", "too_few_players", "not_creator", "bad_option", "bad_level",
     "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
     "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off",
-    "nothing_to_take_back", "daily_played",
+    "nothing_to_take_back", "daily_played", "review_players_only", "review_busy",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]
@@ -189,6 +190,16 @@ class Computer(Protocol):
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         """One of ``view["legal"]``."""
+        ...
+
+
+@runtime_checkable
+class Reviewer(Protocol):
+    """A computer player that can also review a decision after a deal (in its pool, at
+    low priority): ``games.ai.review.review_decision`` for ``chosen`` at ``view``."""
+
+    async def review(self, game_id: str, view: dict[str, Any], chosen: str, seed: int) -> Verdict:
+        """The verdict on ``chosen`` (``evaluated`` False if there was no time)."""
         ...
 
 

@@ -13,11 +13,11 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import CommandHandler
 
-from bot.callback import DealButton, MatchRecordButton
+from bot.callback import DealButton, MatchRecordButton, ReviewButton
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
-from bot.render.common import MAX_CAPTION, Screen, esc, game_name, seat_name
+from bot.render.common import MAX_CAPTION, Screen, esc, game_name, screen, seat_name
 from bot.render.record import (
     match_record,
     record_filename,
@@ -25,9 +25,11 @@ from bot.render.record import (
     render_history,
     seed_lines,
 )
+from bot.render.review import render_review, review_button
 from bot.render.text import fit
 from sessions import Refusal, Session
 from sessions.daily import revealed
+from sessions.review import reviewing_seat
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +38,18 @@ HISTORY = 10
 
 
 async def deal_screen(
-    kol: Koloda, session_id: int, deal_no: int, lang: str
+    kol: Koloda, session_id: int, deal_no: int, lang: str, viewer: int | None = None
 ) -> tuple[Session, Screen]:
     """The session and the record of its finished deal ``deal_no`` (0 first), as the
-    📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished."""
+    📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished.
+    A ``viewer`` who played the deal gets the 📈 Review button under it."""
     session, records = await kol.manager.deal_records(session_id)
     if not 0 <= deal_no < len(records):
         raise Refusal("deal_not_finished")
     seed = _seed(kol, session, session.status in ("finished", "cancelled"), lang)
-    return session, render_deal(records[deal_no], session.game_id, session.seats, lang, seed)
+    player = viewer is not None and reviewing_seat(session, viewer) is not None
+    rows = [[review_button(session.id, deal_no, lang)]] if player else []
+    return session, render_deal(records[deal_no], session.game_id, session.seats, lang, seed, rows)
 
 
 async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
@@ -53,7 +58,7 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
     deal_no = press.deal
-    session, shown = await deal_screen(kol, press.session, deal_no, user_lang())
+    session, shown = await deal_screen(kol, press.session, deal_no, user_lang(), user.id)
     if chat is not None and chat.id < 0:
         posting = _post_deal(kol, query, chat.id, user.id, shown)
         if not kol.presenter.background_once(("deal", session.id, deal_no, user.id), posting):
@@ -74,6 +79,52 @@ async def _post_deal(
         log.warning("ephemeral deal record not sent (%s); using the private chat", error)
         kol.presenter.reply(user_id, shown)
     await popup(query)
+
+
+async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | None:
+    """📈 Review: the strong computer's look at the presser's own decisions in the deal.
+    A kept review is shown at once; a new one runs in the computer players' pool at
+    low priority (the press is answered "reviewing" at once) and is shown when done —
+    ephemeral in a group, in the private chat otherwise."""
+    query, user, chat = update.callback_query, current_user(update), update.effective_chat
+    assert query is not None
+    lang = user_lang()
+    ticket = await kol.manager.review_deal(press.session, press.deal, user.id)
+    if ticket.running:
+        return t(lang, "review-running")  # a doubled press: the review runs already
+    session = await kol.manager.get(press.session)
+    # a press on the ephemeral record carries no chat: the table's group it is
+    where = chat.id if chat is not None else session.chat_id
+    group = where if where is not None and where < 0 else None
+    if ticket.kept is not None:
+        shown = render_review(ticket.kept, session.seats, lang)
+        if group is not None:
+            kol.presenter.background(_post_deal(kol, query, group, user.id, shown))
+            return ""  # answered once it is sent
+        kol.presenter.reply(user.id, shown)
+        return None
+    run = ticket.run
+    assert run is not None
+
+    async def reviewing() -> None:
+        try:
+            found = await run()
+        except Exception:  # the computer failed: say so, never leave the user waiting
+            log.exception("no review of session %s deal %s", press.session, press.deal)
+            kol.presenter.reply(user.id, screen(t(lang, "review-failed")))
+            return
+        shown = render_review(found, session.seats, lang)
+        if group is None:
+            kol.presenter.reply(user.id, shown)
+            return
+        try:
+            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id)
+        except TelegramError as error:
+            log.warning("ephemeral review not sent (%s); using the private chat", error)
+            kol.presenter.reply(user.id, shown)
+
+    kol.presenter.background(reviewing())
+    return t(lang, "review-started", n=press.deal + 1)
 
 
 async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton) -> str | None:
@@ -128,4 +179,5 @@ HANDLERS: list[Handler] = [
     CommandHandler("history", cmd_history),
     button(DealButton, on_deal),
     button(MatchRecordButton, on_match_record),
+    button(ReviewButton, on_review),
 ]

@@ -75,10 +75,12 @@ def render_deal(
     seats: Sequence[SeatLike],
     lang: str,
     seed: Sequence[str] = (),
+    rows: Sequence[Sequence[Button]] = (),
 ) -> Screen:
     """The 📜 Deal answer: one finished deal (cut politely at Telegram's limit; the
-    whole deal is in the match record), then ``seed`` (:func:`seed_lines`)."""
-    return screen("\n".join([*deal_lines(record, game_id, seats, lang), *seed]))
+    whole deal is in the match record), then ``seed`` (:func:`seed_lines`), with
+    ``rows`` of buttons (a player's 📈 Review)."""
+    return screen("\n".join([*deal_lines(record, game_id, seats, lang), *seed]), rows)
 
 
 def match_record(

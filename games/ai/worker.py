@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from games.ai import Budget, Decision, decide
+from games.ai.review import Verdict, review_decision
 from games.base import View
 
 
@@ -70,6 +71,23 @@ def think(
     """Decide in this worker, searching until ``deadline`` at the latest."""
     decision = decide(game_id, view, level, seed, budget, deadline)
     return Reply(decision, os.getpid(), resident_kib())
+
+
+@dataclass(frozen=True)
+class ReviewReply:
+    """A worker's review of one decision, with the worker's pid and memory (RSS, KiB)."""
+
+    verdict: Verdict
+    pid: int
+    rss_kib: int
+
+
+def judge(
+    game_id: str, view: View, chosen: str, seed: int, budget: Budget | None, deadline: float | None
+) -> ReviewReply:
+    """Review one decision in this worker (``games.ai.review``), until ``deadline``."""
+    verdict = review_decision(game_id, view, chosen, seed, budget, deadline)
+    return ReviewReply(verdict, os.getpid(), resident_kib())
 
 
 def resident_kib() -> int:

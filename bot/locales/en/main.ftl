@@ -497,3 +497,29 @@ daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
    *[other] { $players } players
     })
 record-sealed-daily = 🔒 Seed hash: <code>{ $hash }</code> — this is a daily deal: its seed is shown here once the day is over (UTC), when nobody plays these cards any more.
+
+## 📈 Review after a deal (the strong computer looks at the player's own decisions)
+
+button-review = 📈 Review
+review-title = 📈 Review of deal { $n } — { $game }, { $name }
+review-summary = { $decisions ->
+        [one] { $decisions } decision looked at from your own view (your cards, what the table had shown)
+       *[other] { $decisions } decisions looked at from your own view (your cards, what the table had shown)
+    }.
+review-none = ✅ No mistakes: no move cost { $mistake } points or more against the best one.
+review-nothing = ✅ Nothing to review: you had no choice to make in this deal.
+review-mistake = ⚠️ Mistake
+review-blunder = ❌ Blunder
+review-at-trick = Trick { $trick }
+review-at-decision = Decision { $n }
+review-row = • { $where } — { $grade }: { $played } · better { $best }, ≈{ $cost } points
+review-unjudged = { $count ->
+        [one] ⏳ { $count } decision was left unjudged: the computers were busy.
+       *[other] ⏳ { $count } decisions were left unjudged: the computers were busy.
+    }
+review-thresholds = A mistake costs at least { $mistake } points, a blunder { $blunder } (your deal points against the table's average, estimated over { $worlds } deals that fit what you saw).
+review-started = 📈 Reviewing your decisions in deal { $n } — the answer comes in a moment.
+review-running = 📈 Still reviewing that deal — a moment, please.
+review-failed = 📈 No review this time — please try again.
+refusal-review_players_only = 📈 Only the players of that deal can review it.
+refusal-review_busy = 📈 Already reviewing another deal of yours — wait for that one first.

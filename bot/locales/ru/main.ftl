@@ -506,3 +506,31 @@ daily-post-row = { $game }: 🏆 { $names } — { $points } ({ $players ->
    *[other] { $players } игроков
     })
 record-sealed-daily = 🔒 Хеш сида: <code>{ $hash }</code> — это сдача дня: сам сид появится здесь, когда день закончится (UTC) и этими картами больше никто не играет.
+
+## 📈 Review after a deal (the strong computer looks at the player's own decisions)
+
+button-review = 📈 Разбор
+review-title = 📈 Разбор сдачи { $n } — { $game }, { $name }
+review-summary = { $decisions ->
+        [one] Просмотрено { $decisions } решение — с вашей точки зрения (ваши карты и то, что было открыто на столе)
+        [few] Просмотрено { $decisions } решения — с вашей точки зрения (ваши карты и то, что было открыто на столе)
+       *[many] Просмотрено { $decisions } решений — с вашей точки зрения (ваши карты и то, что было открыто на столе)
+    }.
+review-none = ✅ Ошибок нет: ни один ход не стоил { $mistake } очков и больше по сравнению с лучшим.
+review-nothing = ✅ Разбирать нечего: в этой сдаче у вас не было выбора.
+review-mistake = ⚠️ Ошибка
+review-blunder = ❌ Грубая ошибка
+review-at-trick = Взятка { $trick }
+review-at-decision = Решение { $n }
+review-row = • { $where } — { $grade }: { $played } · лучше { $best }, ≈{ $cost } очк.
+review-unjudged = { $count ->
+        [one] ⏳ { $count } решение осталось без оценки: компьютеры были заняты.
+        [few] ⏳ { $count } решения остались без оценки: компьютеры были заняты.
+       *[many] ⏳ { $count } решений остались без оценки: компьютеры были заняты.
+    }
+review-thresholds = Ошибка стоит не меньше { $mistake } очков, грубая — { $blunder } (ваши очки за сдачу против среднего по столу, оценка по { $worlds } раскладам, совместимым с тем, что вы видели).
+review-started = 📈 Разбираю ваши решения в сдаче { $n } — ответ придёт через несколько секунд.
+review-running = 📈 Разбор этой сдачи ещё идёт — минутку.
+review-failed = 📈 Разбор сейчас не получился — попробуйте ещё раз.
+refusal-review_players_only = 📈 Разобрать сдачу могут только те, кто в ней играл.
+refusal-review_busy = 📈 Уже разбираю другую вашу сдачу — дождитесь её.

@@ -1,0 +1,196 @@
+"""📈 Review after a deal through the bot: the button on a player's 📜 record, players
+only, one review per user at a time, a doubled press starting nothing, the answer
+kept for the next press (no new search), English and Russian."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.ai import Budget
+from games.ai.review import Verdict, review_decision
+from games.cards import display
+from tests.support.computers import RandomComputer
+from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.support.harness import Harness, start_harness
+from tests.support.tables import Table, labels, moves, open_table, pop_up
+
+CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+class Reviewing(RandomComputer):
+    """Random moves, and reviews in-process with a small budget, counted; a closed
+    ``gate`` holds every review step (a review that runs)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def review(self, game_id: str, view: dict[str, Any], chosen: str, seed: int) -> Verdict:
+        self.calls += 1
+        await self.gate.wait()
+        return review_decision(game_id, view, chosen, seed, Budget(playouts=24))
+
+
+@pytest.fixture
+async def reviewing(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[tuple[Harness, Reviewing]]:
+    """The bot with the counting reviewer."""
+    computer = Reviewing()
+    running = await start_harness(fake, db_dir / "koloda.sqlite3", computer)
+    yield running, computer
+    computer.gate.set()  # a failed test must not leave a review held
+    await running.stop()
+
+
+async def play_deals(harness: Harness, session_id: int, users: list[FakeUser], deals: int) -> None:
+    """Press the first move of whoever is to move until ``deals`` deals are over."""
+    for _ in range(400):
+        session = await harness.kol.manager.get(session_id)
+        if session.status != "running" or session.view(None)["deal_no"] >= deals:
+            return
+        seat = session.to_move
+        assert seat is not None
+        [user] = [u for u in users if u.id == session.seats[seat].user_id]
+        hand = harness.fake.last_message(user.id, containing="🃏")
+        assert hand is not None
+        await harness.press(user, hand, moves(hand)[0])
+    raise AssertionError("the deals did not end")
+
+
+def ephemerals(harness: Harness, table: Table, user: FakeUser, containing: str) -> list[
+    StoredMessage
+]:
+    return [m for m in harness.fake.chat_messages(table.group.id, ephemeral=True)
+            if m.ephemeral_for == user.id and containing in m.text]
+
+
+async def calls_reach(computer: Reviewing, count: int) -> None:
+    for _ in range(500):
+        if computer.calls >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{computer.calls} review calls, not {count}")
+
+
+async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
+    reviewing: tuple[Harness, Reviewing],
+) -> None:
+    harness, computer = reviewing
+    fake = harness.fake
+    table = await open_table(harness, "eleven", started=False)
+    sid = table.session_id
+    # to 10 points: a deal brings at most 5, so the match has two deals at least
+    await pop_up(harness, table.alice, table.group, table.message.message_id,
+                 f"opt:{sid}:target:10")
+    await harness.press(table.alice, table.message, f"back:{sid}")
+    await harness.press(table.alice, table.message, f"start:{sid}")
+    await harness.settle()
+    assert (await harness.kol.manager.get(sid)).options["target"] == 10
+    await play_deals(harness, sid, [table.alice, table.bob], 2)
+    carol = fake.user("Carol")
+    message_id = table.message.message_id
+
+    # a non-player sees the record without the button, and a forged press is refused
+    await harness.press(carol, table.message, "📜 Deal")
+    [foreign] = ephemerals(harness, table, carol, "📜 Deal")
+    assert "📈 Review" not in labels(foreign)
+    text = await pop_up(harness, carol, table.group, message_id, f"review:{sid}:0")
+    assert text == "📈 Only the players of that deal can review it."
+    for forged in (f"review:{sid}:5", f"review:{sid}:x"):
+        text = await pop_up(harness, table.bob, table.group, message_id, forged)
+        assert text == "That deal is not finished yet."
+    assert computer.calls == 0
+
+    await harness.press(table.bob, table.message, "📜 Deal")  # the last finished deal's
+    [record] = ephemerals(harness, table, table.bob, "📜 Deal")
+    assert "📈 Review" in labels(record)
+    [data] = [b["callback_data"] for b in record.buttons() if b["text"] == "📈 Review"]
+    assert len(data.encode()) <= 64
+    deal = int(data.rsplit(":", 1)[1])
+    _, finished = await harness.kol.manager.deal_records(sid)
+    other = next(n for n in range(len(finished)) if n != deal)  # another finished deal
+
+    computer.gate.clear()  # the review runs until the gate opens
+    answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
+    assert answer.params["text"].startswith(f"📈 Reviewing your decisions in deal {deal + 1}")
+    await calls_reach(computer, 1)
+    # pressed again: nothing new starts
+    answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
+    assert answer.params["text"] == "📈 Still reviewing that deal — a moment, please."
+    # another deal of his while this one runs: refused
+    query = fake.push_callback(table.bob, table.group, message_id, f"review:{sid}:{other}")
+    text = (await fake.answer(query)).params["text"]
+    assert text == "📈 Already reviewing another deal of yours — wait for that one first."
+    await asyncio.sleep(0.05)
+    assert computer.calls == 1  # held at the gate: one review, one step so far
+    computer.gate.set()
+    await harness.settle()
+    [shown] = ephemerals(harness, table, table.bob, "📈 Review of deal")
+    assert f"📈 Review of deal {deal + 1} — Eleven, Bob" in shown.text
+    decided = re.search(r"(\d+) decisions? looked at from your own view", shown.text)
+    assert decided is not None and computer.calls == int(decided[1])
+    assert "A mistake costs at least 0.5 points, a blunder 1.5" in shown.text
+    # it names none of the others' cards: only cards Bob held (dealt or drawn; in Eleven
+    # every card he held, he played), as the record shows them
+    session, records = await harness.kol.manager.deal_records(sid)
+    bob = session.seat_of(table.bob.id)
+    assert bob is not None
+    held = [*records[deal].hands[bob], *(t.action for t in records[deal].turns if t.seat == bob)]
+    own = {display(card, "en") for card in held}
+    assert set(CARD.findall(shown.text)) <= own
+
+    # pressed again once done: the kept answer, no new search
+    calls = computer.calls
+    await harness.press(table.bob, record, "📈 Review")
+    again = ephemerals(harness, table, table.bob, "📈 Review of deal")
+    assert len(again) == 2 and again[1].text == shown.text
+    assert computer.calls == calls
+    # now the other deal may be reviewed (and Alice reviews her own seat)
+    await pop_up(harness, table.bob, table.group, message_id, f"review:{sid}:{other}")
+    await harness.settle()
+    assert len(ephemerals(harness, table, table.bob, "📈 Review of deal")) == 3
+    await pop_up(harness, table.alice, table.group, message_id, f"review:{sid}:{deal}")
+    await harness.settle()
+    [hers] = ephemerals(harness, table, table.alice, "📈 Review of deal")
+    assert "Eleven, Alice" in hers.text
+
+
+async def test_a_russian_duel_reviews_in_the_private_chat(
+    reviewing: tuple[Harness, Reviewing],
+) -> None:
+    harness, _ = reviewing
+    fake = harness.fake
+    vera = fake.user("Вера", "ru")
+    await harness.command(vera, fake.private(vera).id, "/new eleven")
+    lobby = fake.last_message(vera.id)
+    assert lobby is not None
+    await pop_up(harness, vera, fake.private(vera), lobby.message_id, "opt:1:target:10")
+    await harness.press(vera, lobby, "back:1")
+    await harness.press(vera, lobby, "vs:1")
+    await harness.press(vera, lobby, "comp:1:easy")
+    await harness.settle()
+    assert (await harness.kol.manager.get(1)).options["target"] == 10
+    await play_deals(harness, 1, [vera], 1)
+    hand = fake.last_message(vera.id, containing="🃏")
+    assert hand is not None and "📜 Сдача" in labels(hand)
+    await harness.press(vera, hand, "📜 Сдача")
+    record = fake.last_message(vera.id, containing="📜 Сдача 1 — Одиннадцать")
+    assert record is not None and "📈 Разбор" in labels(record)
+    answer = await harness.press(vera, record, "📈 Разбор")
+    assert answer.params["text"].startswith("📈 Разбираю ваши решения в сдаче 1")
+    shown = fake.last_message(vera.id, containing="📈 Разбор сдачи 1 — Одиннадцать, Вера")
+    assert shown is not None
+    assert "Ошибка стоит не меньше 0,5 очков, грубая — 1,5" in shown.text
+    assert re.search(r"Просмотрено \d+ решени", shown.text) or "Разбирать нечего" in shown.text
+    session, records = await harness.kol.manager.deal_records(1)
+    seat = session.seat_of(vera.id)
+    assert seat is not None
+    held = [*records[0].hands[seat], *(t.action for t in records[0].turns if t.seat == seat)]
+    own = {display(card, "ru") for card in held}
+    assert set(re.findall(r"(?:10|[2-9ВДКТ])[♠♥♦♣]", shown.text)) <= own
