@@ -14,34 +14,20 @@ rate limiter like every other message, so they keep within the budget.
 
 from __future__ import annotations
 
-import logging
-
-from bot.clock import Clock, LoopClock
-from bot.periodic import Periodic
 from bot.present import Presenter
 from bot.render.daily import render_post, render_standing
 from sessions import Session, SessionManager
-from storage.outage import unavailable
 
-log = logging.getLogger(__name__)
-
-#: Seconds between two looks for closed boards.
-EVERY = 60.0
 #: Days back a look closes (a worker down over midnight still posts the day before).
 DAYS_BACK = 2
 
 
-class DailyBoards(Periodic):
+class DailyBoards:
     """One worker's part of the daily deal's background work."""
 
-    def __init__(
-        self, manager: SessionManager, presenter: Presenter, every: float = EVERY,
-        clock: Clock | None = None,
-    ) -> None:
+    def __init__(self, manager: SessionManager, presenter: Presenter) -> None:
         self.manager = manager
         self.presenter = presenter
-        self.every = every
-        self.clock = clock or LoopClock()
         #: past days whose every post is taken (looked at no more)
         self._done: set[int] = set()
 
@@ -82,12 +68,3 @@ class DailyBoards(Periodic):
                 self.presenter.reply(chat, render_post(day, winners, lang), thread=0)
                 sent += 1
         return sent
-
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.every)  # nothing at start-up: it can wait a minute
-            try:
-                await self.close_boards()
-            except Exception as error:
-                if not unavailable(error):
-                    log.exception("closing the daily boards failed; trying again later")

@@ -429,10 +429,6 @@ class SeasonStore(Protocol):
         ``scope``, per game best first, with ranks (read through an index)."""
         ...
 
-    async def season_games(self, month: int, scope: int) -> list[str]:
-        """The games rated in ``scope`` in season ``month``."""
-        ...
-
     async def open_season_posts(self, month: int) -> list[int]:
         """Close season ``month``: one post row per group with a rated match in it (made
         once), and the groups whose post nobody has taken."""

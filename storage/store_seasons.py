@@ -20,10 +20,6 @@ _CHATS = Sql(
     "SELECT DISTINCT scope FROM season_ratings WHERE month = :month AND scope <> 0"
     " ORDER BY scope"
 )
-_GAMES = Sql(
-    "SELECT DISTINCT game FROM season_ratings WHERE month = :month AND scope = :scope"
-    " ORDER BY game"
-)
 _POSTS = PostRows("season_posts", "month")
 
 
@@ -39,11 +35,6 @@ class SqlSeasons:
         """The best ``limit`` ratings of season ``month`` in ``scope`` per game, best
         first, with ranks (as :meth:`~storage.protocol.TallyStore.leaderboard`)."""
         return await boards(self.backend, _TOP, game, month=month, scope=scope, limit=limit)
-
-    async def season_games(self, month: int, scope: int) -> list[str]:
-        """The games rated in ``scope`` in season ``month``."""
-        rows = await self.backend.fetch(_GAMES, month=month, scope=scope)
-        return [str(row[0]) for row in rows]
 
     async def open_season_posts(self, month: int) -> list[int]:
         """Close season ``month``: a post row for every group with a rated match in it
