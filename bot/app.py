@@ -187,7 +187,7 @@ async def startup(app: KolodaApp) -> None:
     boards = DailyBoards(manager, presenter)
     presenter.daily_finished = boards.finished
     seasons = SeasonPosts(manager, presenter)
-    app.bot_data.posts = Posts([boards.close_boards, seasons.close_seasons])
+    app.bot_data.posts = Posts([boards.close, seasons.close])
     app.bot_data.posts.start()
     await register_commands(app)
     drawn = await presenter.restore(manager)

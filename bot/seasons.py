@@ -9,41 +9,27 @@ restarts too.
 
 from __future__ import annotations
 
-from bot.present import Presenter
+from bot.posts import PeriodPosts
+from bot.render.common import Screen
 from bot.render.seasons import render_champions
-from sessions import SessionManager
-
-#: Months back a look closes (a worker down over the turn of the month still posts).
-MONTHS_BACK = 2
 
 
-class SeasonPosts:
-    """One worker's part of closing the seasons."""
+class SeasonPosts(PeriodPosts):
+    """One worker's part of closing the seasons (a period is a month)."""
 
-    def __init__(self, manager: SessionManager, presenter: Presenter) -> None:
-        self.manager = manager
-        self.presenter = presenter
-        #: past months whose every post is taken (looked at no more)
-        self._done: set[int] = set()
+    def current(self) -> int:
+        """This month (UTC)."""
+        return self.manager.this_month()
 
-    async def close_seasons(self) -> int:
-        """Post each ended season's champions in every group that had a rated match in
-        it, once in the cluster; how many posts this worker sent."""
-        now = self.manager.this_month()
-        sent = 0
-        for month in range(now - MONTHS_BACK, now):
-            if month in self._done:
-                continue
-            waiting = await self.manager.seasons_to_post(month)
-            if not waiting:
-                self._done.add(month)  # every post of that month is taken
-            for chat in waiting:
-                if not await self.manager.take_season_post(month, chat):
-                    continue  # another worker has it
-                champions = await self.manager.season_champions(chat, month)
-                if not champions:
-                    continue
-                lang = await self.presenter.chat_language(chat)
-                self.presenter.reply(chat, render_champions(month, champions, lang), thread=0)
-                sent += 1
-        return sent
+    async def waiting(self, period: int) -> list[int]:
+        """Close month ``period``: the groups with a rated match in it, not yet posted."""
+        return await self.manager.seasons_to_post(period)
+
+    async def take(self, period: int, chat_id: int) -> bool:
+        """Take the group's champions' post of month ``period``."""
+        return await self.manager.take_season_post(period, chat_id)
+
+    async def draw(self, period: int, chat_id: int, lang: str) -> Screen | None:
+        """Each game's champions of the month in the group."""
+        champions = await self.manager.season_champions(chat_id, period)
+        return render_champions(period, champions, lang) if champions else None

@@ -210,15 +210,22 @@ claims = sa.Table(
     sa.Column("until", Real, nullable=False),
 )
 
+def _rating_columns() -> list[sa.Column[Any]]:
+    """A rating's numbers (``ratings``, ``season_ratings``)."""
+    return [
+        sa.Column("mu", Real, nullable=False),
+        sa.Column("sigma", Real, nullable=False),
+        sa.Column("played", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+    ]
+
+
 ratings = sa.Table(
     "ratings", METADATA,
     sa.Column("scope", BigInt, primary_key=True),
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("user_id", BigInt, primary_key=True),
-    sa.Column("mu", Real, nullable=False),
-    sa.Column("sigma", Real, nullable=False),
-    sa.Column("played", sa.Integer, nullable=False),
-    sa.Column("wins", sa.Integer, nullable=False),
+    *_rating_columns(),
     **_LITE,
 )
 sa.Index("ratings_user", ratings.c.user_id, ratings.c.scope)
@@ -235,10 +242,7 @@ season_ratings = sa.Table(
     sa.Column("scope", BigInt, primary_key=True),
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("user_id", BigInt, primary_key=True),
-    sa.Column("mu", Real, nullable=False),
-    sa.Column("sigma", Real, nullable=False),
-    sa.Column("played", sa.Integer, nullable=False),
-    sa.Column("wins", sa.Integer, nullable=False),
+    *_rating_columns(),
     **_LITE,
 )
 sa.Index(
@@ -319,24 +323,21 @@ sa.Index(
 )
 sa.Index("daily_plays_user", daily_plays.c.user_id, daily_plays.c.day)
 
-# the closed boards' posts: one row per day and group, taken once (``posted``) by the
-# worker that sends it
-daily_posts = sa.Table(
-    "daily_posts", METADATA,
-    sa.Column("day", BigInt, primary_key=True, autoincrement=False),
-    sa.Column("chat_id", BigInt, primary_key=True),
-    sa.Column("owner", sa.Text),
-    sa.Column("posted", Real),
-    **_LITE,
-)
+def _posts(name: str, period: str) -> sa.Table:
+    """A table of once-per-period posts: one row per ``period`` and group chat, taken
+    once (``posted``) by the worker (``owner``) that sends it."""
+    return sa.Table(
+        name, METADATA,
+        sa.Column(period, BigInt, primary_key=True, autoincrement=False),
+        sa.Column("chat_id", BigInt, primary_key=True),
+        sa.Column("owner", sa.Text),
+        sa.Column("posted", Real),
+        **_LITE,
+    )
 
-# the season champions' posts: one row per month and group, taken once (``posted``)
-# by the worker that sends it
-season_posts = sa.Table(
-    "season_posts", METADATA,
-    sa.Column("month", BigInt, primary_key=True, autoincrement=False),
-    sa.Column("chat_id", BigInt, primary_key=True),
-    sa.Column("owner", sa.Text),
-    sa.Column("posted", Real),
-    **_LITE,
-)
+
+# the closed daily boards' posts: one row per day and group
+daily_posts = _posts("daily_posts", "day")
+
+# the season champions' posts: one row per month and group
+season_posts = _posts("season_posts", "month")

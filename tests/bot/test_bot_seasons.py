@@ -31,6 +31,7 @@ from tests.support.fake_telegram import FakeTelegram
 from tests.support.golden_screens import GOLDEN, snapshot
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal, duel, play_out
+from tests.support.posts import RecordedPosts
 
 GROUP, OTHER, QUIET = -1001, -1002, -1003
 #: two minutes before November 2026 begins (UTC)
@@ -100,26 +101,26 @@ async def test_a_match_counts_in_the_month_it_finished_and_all_time(
         await manager.close()
 
 
-async def play_daily(manager: SessionManager, user: int, name: str) -> None:
-    """The user's daily deal of Eleven, played to its end (first legal moves)."""
-    session = (await manager.start_daily(user, user, name, "eleven")).session
+async def play_alone(manager: SessionManager, session_id: int, user: int) -> None:
+    """The user's first legal move each turn, against the computers, to the table's end."""
     for _ in range(5000):
         await manager.idle()
-        session = await manager.get(session.id)
+        session = await manager.get(session_id)
         if session.status != "running":
             return
         seat = session.seat_of(user)
         if session.to_move == seat and seat is not None:
             action = session.view(seat)["legal"][0]
             await manager.act(session.id, user, session.version, action)
-    raise AssertionError("the daily deal never ended")
+    raise AssertionError("the table never ended")
 
 
 async def test_daily_deals_stay_out_of_the_seasons(tmp_path: Path, clock: FakeClock) -> None:
     manager = await SessionManager.open(f"sqlite:///{tmp_path / 'd.sqlite3'}", FirstLegal(),
                                         clock)
     try:
-        await play_daily(manager, 1, "Ann")
+        daily = (await manager.start_daily(1, 1, "Ann", "eleven")).session
+        await play_alone(manager, daily.id, 1)
         assert (await manager.daily_standing(1, "eleven")) is not None  # it was played
         assert await manager.season_leaderboard(OVERALL) == []
         assert await manager.season_tally(1) == []
@@ -190,20 +191,7 @@ async def test_top_season_and_score_season(harness: Harness, fake: FakeTelegram)
 # ---------------------------------------------------------------- the champions' post
 
 
-class Posts:
-    """A presenter that records the posts (the one-off messages) it is handed."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[int, Screen]] = []
-
-    def reply(self, chat_id: int, shown: Screen, thread: int | None = None) -> None:
-        self.sent.append((chat_id, shown))
-
-    async def chat_language(self, chat_id: int) -> str:
-        return "en"
-
-
-def seasons(manager: SessionManager, posts: Posts) -> SeasonPosts:
+def seasons(manager: SessionManager, posts: RecordedPosts) -> SeasonPosts:
     return SeasonPosts(manager, posts)  # type: ignore[arg-type]
 
 
@@ -218,15 +206,7 @@ async def a_month_played(manager: SessionManager) -> None:
     await manager.add_computer(duel_.id, 4, "easy")
     await manager.set_option(duel_.id, 4, "target", 1)
     await manager.start(duel_.id, 4)
-    await manager.idle()
-    for _ in range(2000):
-        session = await manager.get(duel_.id)
-        if session.status != "running":
-            break
-        if session.to_move == 0:
-            await manager.act(session.id, 4, session.version, session.view(0)["legal"][0])
-        await manager.idle()
-    assert (await manager.get(duel_.id)).status == "finished"
+    await play_alone(manager, duel_.id, 4)
 
 
 async def test_the_champions_are_posted_once_across_a_restart(
@@ -234,17 +214,17 @@ async def test_the_champions_are_posted_once_across_a_restart(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'seasons.sqlite3'}"
     manager = await SessionManager.open(url, FirstLegal(), clock)
-    posts = Posts()
+    posts = RecordedPosts()
     await a_month_played(manager)
-    assert await seasons(manager, posts).close_seasons() == 0  # the month is not over
+    assert await seasons(manager, posts).close() == 0  # the month is not over
     clock.advance(5 * 60)  # November
-    assert await seasons(manager, posts).close_seasons() == 2
-    assert await seasons(manager, posts).close_seasons() == 0
+    assert await seasons(manager, posts).close() == 2
+    assert await seasons(manager, posts).close() == 0
     await manager.close()
     manager = await SessionManager.open(url, FirstLegal(), clock)  # a restart
-    assert await seasons(manager, posts).close_seasons() == 0
+    assert await seasons(manager, posts).close() == 0
     clock.advance(31 * DAY)  # December: October's champions are not posted again
-    assert await seasons(manager, posts).close_seasons() == 0
+    assert await seasons(manager, posts).close() == 0
     await manager.close()
     assert sorted(chat for chat, _ in posts.sent) == sorted([GROUP, OTHER])
     text = dict(posts.sent)[GROUP].text
@@ -257,14 +237,14 @@ async def test_the_champions_are_posted_once_with_two_workers(
 ) -> None:
     workers = [await SessionManager.open(pg_database, FirstLegal(), clock, shared=True)
                for _ in range(2)]
-    posts = [Posts(), Posts()]
+    posts = [RecordedPosts(), RecordedPosts()]
     try:
         await a_month_played(workers[0])
         clock.advance(5 * 60)
-        sent = await asyncio.gather(*(seasons(w, p).close_seasons()
+        sent = await asyncio.gather(*(seasons(w, p).close()
                                       for w, p in zip(workers, posts, strict=True)))
         assert sum(sent) == 2
-        assert sum([await seasons(w, p).close_seasons()
+        assert sum([await seasons(w, p).close()
                     for w, p in zip(workers, posts, strict=True)]) == 0
     finally:
         for worker in workers:
