@@ -217,6 +217,7 @@ async def test_the_champions_are_posted_once_across_a_restart(
     posts = RecordedPosts()
     await a_month_played(manager)
     assert await seasons(manager, posts).close() == 0  # the month is not over
+    assert await manager.seasons_to_post(OCTOBER) == []  # nor asked for while it runs
     clock.advance(5 * 60)  # November
     assert await seasons(manager, posts).close() == 2
     assert await seasons(manager, posts).close() == 0

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from sessions.months import month_of, month_start
 from sessions.ratings import START, RatedMatch, rate, rated_match, rebuild
 from storage import OVERALL, ResultRecord, SeatRecord, Store
+from storage.sql import Sql
+from storage.store import SqlStore
 from tests.support.store_records import ANN, BOB, CHAT, created, lobby
 
 OCTOBER = month_of(datetime(2026, 10, 15, tzinfo=UTC).timestamp())
@@ -116,6 +118,9 @@ async def test_rerate_rebuilds_the_seasons(store: Store) -> None:
 
     before = await seasons()
     all_time = await store.leaderboard(OVERALL)
+    assert isinstance(store, SqlStore)
+    await store.backend.execute(Sql("UPDATE season_ratings SET mu = 0, played = 9"))  # damaged
+    assert await seasons() != before
     assert await store.rerate(rebuild) == 3
     assert await seasons() == before
     assert await store.leaderboard(OVERALL) == all_time
