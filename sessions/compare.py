@@ -90,8 +90,7 @@ class Same:
 class Comparison:
     """The viewer's decisions in one daily deal beside the rival's and the computer's.
 
-    ``rival_decisions``: how many decisions the rival had in the deal (0 without a
-    rival); ``unjudged``: the viewer's decisions the computer had no time for."""
+    ``unjudged``: the viewer's decisions the computer had no time for."""
 
     session_id: int
     deal_no: int
@@ -99,7 +98,6 @@ class Comparison:
     seat: int
     rival: Rival | None
     steps: tuple[Step, ...]
-    rival_decisions: int
     unjudged: int
 
     def runs(self) -> Iterator[Step | Same]:
@@ -160,14 +158,16 @@ class Comparisons:
             play = await self.repo.daily.daily_result(day, game_id, row.user_id)
             if play is None:
                 continue
+            rival = Rival(row.user_id, row.name, row.points, row.place)
             try:
                 theirs = await self._reviews.played_deal(play.session, deal_no, row.user_id)
-            except Refusal:  # the table is gone, or that deal of theirs never ended
-                continue
+            except Refusal as refusal:
+                if refusal.code == "deal_not_finished":  # their match had fewer deals
+                    return rival, []
+                continue  # their table is gone
             if theirs.seat is None:
                 continue
-            chosen = [point.chosen for point in theirs.decisions(theirs.seat)]
-            return Rival(row.user_id, row.name, row.points, row.place), chosen
+            return rival, [point.chosen for point in theirs.decisions(theirs.seat)]
         return None
 
 
@@ -194,7 +194,7 @@ def compare(
         steps.append(Step(point.number, point.trick, point.chosen,
                           "" if hidden else other, computer, hidden))
     return Comparison(deal.session.id, deal.deal_no, deal.session.game_id, deal.seat,
-                      rival, tuple(steps), len(theirs), review.unjudged)
+                      rival, tuple(steps), review.unjudged)
 
 
 def action_cards(action: str, game_id: str) -> list[str]:

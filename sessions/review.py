@@ -33,7 +33,7 @@ from typing import Generic, Literal, TypeVar
 
 from games.ai.review import DecisionPoint, Grade, Verdict, decision_points, grade, review_decision
 from games.record import deal_records
-from sessions.model import Computer, Refusal, RefusalCode, Reviewer, Session
+from sessions.model import Computer, Refusal, Reviewer, Session
 from sessions.replay import in_effect
 from sessions.repository import Repository
 
@@ -42,8 +42,6 @@ KEPT = 512
 
 #: what a user's reserved search is for: 📈 Review or ⚖️ Compare
 Job = Literal["review", "compare"]
-#: the refusal a press gets while another job of the user's runs
-BUSY: dict[Job, RefusalCode] = {"review": "review_busy", "compare": "compare_busy"}
 
 Answer = TypeVar("Answer")
 Other = TypeVar("Other")
@@ -182,9 +180,10 @@ class Reviews:
 
     def reserve(self, deal: PlayedDeal, user_id: int, job: Job) -> Ticket[DealReview]:
         """The review of ``deal``'s seat for ``user_id``'s ``job``: kept, running already
-        (the same job pressed again), or reserved for the user and to run. Refusal
-        (:data:`BUSY` of the job) while another job of the user's runs. Nothing awaits
-        in here, so a doubled press cannot slip past the reservation."""
+        (the same job pressed again), or reserved for the user and to run. Refusal while
+        another job of the user's runs: ``review_busy`` (a review while a review runs),
+        else ``compare_busy``. Nothing awaits in here, so a doubled press cannot slip
+        past the reservation."""
         assert deal.seat is not None
         key = (deal.session.id, deal.deal_no, deal.seat)
         kept = self._answers.get(key)
@@ -194,7 +193,8 @@ class Reviews:
         running = self._running.get(user_id)
         if running is not None:
             if running != (key, job):
-                raise Refusal(BUSY[job])
+                both_reviews = job == running[1] == "review"
+                raise Refusal("review_busy" if both_reviews else "compare_busy")
             return Ticket(running=True)
         self._running[user_id] = (key, job)
         seat = deal.seat

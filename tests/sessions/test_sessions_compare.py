@@ -218,7 +218,7 @@ async def test_a_doubled_press_runs_once_and_a_review_waits(
     assert ticket.run is not None and again.running and again.run is None
     with pytest.raises(Refusal) as refused:
         await manager.review_deal(ann.id, 0, ANN)  # one search per user at a time
-    assert refused.value.code == "review_busy"
+    assert refused.value.code == "compare_busy"
     comparison = await ticket.run()
     assert computer.reviews == len(comparison.steps)
     # the review is kept: a second compare and the 📈 Review search nothing more
