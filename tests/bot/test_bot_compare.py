@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from games.ai import Budget
-from games.ai.review import Verdict, decision_points, review_decision
+from games.ai.review import decision_points
 from games.cards import display
 from sessions import Session
-from tests.support.computers import RandomComputer
+from tests.support.computers import Reviewing
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 from tests.support.tables import labels, pop_up
@@ -26,21 +25,6 @@ from tests.support.tables import labels, pop_up
 CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 #: The day's seed: fixed, so the deal is the same on every run.
 SEED = 7
-
-
-class Reviewing(RandomComputer):
-    """Random moves, and reviews in-process with a small budget, counted; a closed
-    ``gate`` holds every review step (a compare that runs)."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.gate = asyncio.Event()
-        self.gate.set()
-
-    async def review(self, game_id: str, view: dict[str, Any], chosen: str, seed: int) -> Verdict:
-        self.calls += 1
-        await self.gate.wait()
-        return review_decision(game_id, view, chosen, seed, Budget(playouts=24))
 
 
 @pytest.fixture
@@ -93,14 +77,6 @@ async def open_record(harness: Harness, user: FakeUser, containing: str) -> Stor
     return record
 
 
-async def calls_reach(computer: Reviewing, count: int) -> None:
-    for _ in range(500):
-        if computer.calls >= count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{computer.calls} review calls, not {count}")
-
-
 def seen_by(session: Session, records: list[Any], log: list[tuple[int, str]]) -> set[str]:
     """Every card the seat-0 player saw: their record and their own hand at each decision."""
     record = records[0]
@@ -134,7 +110,7 @@ async def test_compare_after_the_daily_deal(reviewing: tuple[Harness, Reviewing]
     computer.gate.clear()  # the compare runs until the gate opens
     answer = await fake.answer(fake.push_press(ann, record, "⚖️ Compare"))
     assert answer.params["text"].startswith("⚖️ Comparing your deal 1 with the others'")
-    await calls_reach(computer, 1)
+    await computer.calls_reach(1)
     answer = await fake.answer(fake.push_press(ann, record, "⚖️ Compare"))  # doubled
     assert answer.params["text"] == "⚖️ Still comparing that deal — a moment, please."
     answer = await fake.answer(fake.push_press(ann, record, "📈 Review"))
