@@ -142,7 +142,8 @@ class Comparisons:
             raise Refusal("compare_not_finished")
         found = await self._rival(session.daily, session.game_id, deal_no, user_id)
         rival, theirs = found if found is not None else (None, [])
-        known = None if revealed(session, self._clock()) else seen_cards(deal)
+        sealed = rival is not None and not revealed(session, self._clock())
+        known = seen_cards(deal) if sealed else None
         # no await from here on: the reservation cannot race a doubled press
         ticket = self._reviews.reserve(deal, user_id, "compare")
         return ticket.then(lambda review: compare(deal, review, rival, theirs, known))
