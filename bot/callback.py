@@ -364,6 +364,15 @@ class ReviewButton(Verb):
 
 
 @dataclass(frozen=True)
+class CompareButton(Verb):
+    """⚖️ Compare: the presser's decisions in a finished daily deal (``deal``: its
+    number, 0 first) beside the day's best other player's and the strong computer's."""
+
+    prefix = "cmp"
+    deal: int = field(metadata={REFUSAL: "deal_not_finished"})
+
+
+@dataclass(frozen=True)
 class MatchRecordButton(Verb):
     """📄 Match record: the text document of a finished match."""
 

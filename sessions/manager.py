@@ -25,6 +25,7 @@ from games.record import DealRecord
 from sessions.background import Background
 from sessions.change import LINK_BYTES
 from sessions.checks import OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
+from sessions.compare import Comparison, Comparisons
 from sessions.daily import Daily, Standing, Streak
 from sessions.invites import INVITE_TTL, Invites
 from sessions.lobby import (
@@ -40,7 +41,7 @@ from sessions.model import Computer, Outcome, Session, Subscriber
 from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
-from sessions.review import Reviews, Ticket
+from sessions.review import DealReview, Reviews, Ticket
 from sessions.seasons import Champions, Seasons
 from sessions.timers import Clock
 from sessions.topics import Topics
@@ -119,6 +120,7 @@ class SessionManager:
         self._invites = Invites(self._repo, self._lobby, clock)
         self._queries = Queries(self._repo)
         self._reviews = Reviews(self._repo, computer)
+        self._comparisons = Comparisons(self._repo, self._reviews, clock)
         self._topics = Topics(self._repo, clock)
         self._daily = Daily(self._repo, clock)
         self._seasons = Seasons(self._repo, clock)
@@ -452,10 +454,20 @@ class SessionManager:
         """The session and its finished deals as played, rebuilt from seed and log."""
         return await self._queries.deal_records(session_id)
 
-    async def review_deal(self, session_id: int, deal_no: int, user_id: int) -> Ticket:
+    async def review_deal(
+        self, session_id: int, deal_no: int, user_id: int
+    ) -> Ticket[DealReview]:
         """📈 A press on Review of finished deal ``deal_no`` by ``user_id``: the kept
         review, the same one running, or a new one to run; see :mod:`sessions.review`."""
         return await self._reviews.prepare(session_id, deal_no, user_id)
+
+    async def compare_deal(
+        self, session_id: int, deal_no: int, user_id: int
+    ) -> Ticket[Comparison]:
+        """⚖️ A press on Compare of daily deal ``deal_no`` by ``user_id``: the comparison
+        with the day's best other player and the computer, the same one running, or a new
+        one to run; see :mod:`sessions.compare`."""
+        return await self._comparisons.prepare(session_id, deal_no, user_id)
 
     async def chat_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
         """Per user and game in a chat: played, wins, points; best first."""

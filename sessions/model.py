@@ -170,6 +170,7 @@ RefusalCode = Literal[
     "unknown_game", "invite_invalid", "invite_expired", "invite_own", "invite_only",
     "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off",
     "nothing_to_take_back", "daily_played", "review_players_only", "review_busy",
+    "compare_not_daily", "compare_players_only", "compare_not_finished", "compare_busy",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]

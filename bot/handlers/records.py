@@ -8,16 +8,19 @@ finished deals.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 from telegram.ext import CommandHandler
 
-from bot.callback import DealButton, MatchRecordButton, ReviewButton
+from bot.callback import CompareButton, DealButton, MatchRecordButton, ReviewButton
 from bot.context import Koloda, KolodaContext
 from bot.handlers.common import Handler, button, chat_lang, current_user, popup, user_lang
 from bot.i18n import t
 from bot.render.common import MAX_CAPTION, Screen, esc, game_name, screen, seat_name
+from bot.render.compare import compare_button, render_compare
 from bot.render.record import (
     match_record,
     record_filename,
@@ -29,12 +32,14 @@ from bot.render.review import render_review, review_button
 from bot.render.text import fit
 from sessions import Refusal, Session
 from sessions.daily import revealed
-from sessions.review import reviewing_seat
+from sessions.review import Job, Ticket, reviewing_seat
 
 log = logging.getLogger(__name__)
 
 #: Matches /history lists.
 HISTORY = 10
+
+Answer = TypeVar("Answer")
 
 
 async def deal_screen(
@@ -42,13 +47,16 @@ async def deal_screen(
 ) -> tuple[Session, Screen]:
     """The session and the record of its finished deal ``deal_no`` (0 first), as the
     📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished.
-    A ``viewer`` who played the deal gets the 📈 Review button under it."""
+    A ``viewer`` who played the deal gets the 📈 Review button under it, and beside it
+    ⚖️ Compare once their daily play is over."""
     session, records = await kol.manager.deal_records(session_id)
     if not 0 <= deal_no < len(records):
         raise Refusal("deal_not_finished")
     seed = _seed(kol, session, session.status in ("finished", "cancelled"), lang)
     player = viewer is not None and reviewing_seat(session, viewer) is not None
     rows = [[review_button(session.id, deal_no, lang)]] if player else []
+    if player and session.daily is not None and session.status == "finished":
+        rows[0].append(compare_button(session.id, deal_no, lang))
     return session, render_deal(records[deal_no], session.game_id, session.seats, lang, seed, rows)
 
 
@@ -82,22 +90,43 @@ async def _post_deal(
 
 
 async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | None:
-    """📈 Review: the strong computer's look at the presser's own decisions in the deal.
-    A kept review is shown at once; a new one runs in the computer players' pool at
-    low priority (the press is answered "reviewing" at once) and is shown when done —
-    ephemeral in a group, in the private chat otherwise."""
+    """📈 Review: the strong computer's look at the presser's own decisions in the deal."""
+    lang = user_lang()
+    ticket = await kol.manager.review_deal(press.session, press.deal, current_user(update).id)
+    session = await kol.manager.get(press.session)
+    return _answer(kol, update, session, press.deal, ticket, "review",
+                   lambda review: render_review(review, session.seats, lang))
+
+
+async def on_compare(kol: Koloda, update: Update, press: CompareButton) -> str | None:
+    """⚖️ Compare: the presser's daily deal beside the day's best other player's and the
+    strong computer's choices."""
+    lang = user_lang()
+    ticket = await kol.manager.compare_deal(press.session, press.deal, current_user(update).id)
+    session = await kol.manager.get(press.session)
+    return _answer(kol, update, session, press.deal, ticket, "compare",
+                   lambda comparison: render_compare(comparison, lang))
+
+
+def _answer(
+    kol: Koloda, update: Update, session: Session, deal_no: int, ticket: Ticket[Answer],
+    job: Job, draw: Callable[[Answer], Screen],
+) -> str | None:
+    """Answer a press on 📈 Review or ⚖️ Compare (``job``, which names its texts) from
+    its ticket. A kept answer is shown at once; a new one runs in the computer players'
+    pool at low priority (the press is answered "started" at once) and is shown when
+    done — ephemeral in a group, in the private chat otherwise; a doubled press while
+    it runs starts nothing."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
     lang = user_lang()
-    ticket = await kol.manager.review_deal(press.session, press.deal, user.id)
     if ticket.running:
-        return t(lang, "review-running")  # a doubled press: the review runs already
-    session = await kol.manager.get(press.session)
+        return t(lang, f"{job}-running")
     # a press on the ephemeral record carries no chat: the table's group it is
     where = chat.id if chat is not None else session.chat_id
     group = where if where is not None and where < 0 else None
     if ticket.kept is not None:
-        shown = render_review(ticket.kept, session.seats, lang)
+        shown = draw(ticket.kept)
         if group is not None:
             kol.presenter.background(_post_deal(kol, query, group, user.id, shown))
             return ""  # answered once it is sent
@@ -106,25 +135,24 @@ async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | N
     run = ticket.run
     assert run is not None
 
-    async def reviewing() -> None:
+    async def running() -> None:
         try:
-            found = await run()
+            shown = draw(await run())
         except Exception:  # the computer failed: say so, never leave the user waiting
-            log.exception("no review of session %s deal %s", press.session, press.deal)
-            kol.presenter.reply(user.id, screen(t(lang, "review-failed")))
+            log.exception("no %s of session %s deal %s", job, session.id, deal_no)
+            kol.presenter.reply(user.id, screen(t(lang, f"{job}-failed")))
             return
-        shown = render_review(found, session.seats, lang)
         if group is None:
             kol.presenter.reply(user.id, shown)
             return
         try:
             await kol.presenter.reply_ephemeral(group, user.id, shown, query.id)
         except TelegramError as error:
-            log.warning("ephemeral review not sent (%s); using the private chat", error)
+            log.warning("ephemeral %s not sent (%s); using the private chat", job, error)
             kol.presenter.reply(user.id, shown)
 
-    kol.presenter.background(reviewing())
-    return t(lang, "review-started", n=press.deal + 1)
+    kol.presenter.background(running())
+    return t(lang, f"{job}-started", n=deal_no + 1)
 
 
 async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton) -> str | None:
@@ -180,4 +208,5 @@ HANDLERS: list[Handler] = [
     button(DealButton, on_deal),
     button(MatchRecordButton, on_match_record),
     button(ReviewButton, on_review),
+    button(CompareButton, on_compare),
 ]

@@ -8,34 +8,16 @@ import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from games.ai import Budget
-from games.ai.review import Verdict, review_decision
 from games.cards import display
-from tests.support.computers import RandomComputer
+from tests.support.computers import Reviewing
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 from tests.support.tables import Table, labels, moves, open_table, pop_up
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-
-
-class Reviewing(RandomComputer):
-    """Random moves, and reviews in-process with a small budget, counted; a closed
-    ``gate`` holds every review step (a review that runs)."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.gate = asyncio.Event()
-        self.gate.set()
-
-    async def review(self, game_id: str, view: dict[str, Any], chosen: str, seed: int) -> Verdict:
-        self.calls += 1
-        await self.gate.wait()
-        return review_decision(game_id, view, chosen, seed, Budget(playouts=24))
 
 
 @pytest.fixture
@@ -68,14 +50,6 @@ def ephemerals(harness: Harness, table: Table, user: FakeUser, containing: str) 
 ]:
     return [m for m in harness.fake.chat_messages(table.group.id, ephemeral=True)
             if m.ephemeral_for == user.id and containing in m.text]
-
-
-async def calls_reach(computer: Reviewing, count: int) -> None:
-    for _ in range(500):
-        if computer.calls >= count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{computer.calls} review calls, not {count}")
 
 
 async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
@@ -119,7 +93,7 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     computer.gate.clear()  # the review runs until the gate opens
     answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
     assert answer.params["text"].startswith(f"📈 Reviewing your decisions in deal {deal + 1}")
-    await calls_reach(computer, 1)
+    await computer.calls_reach(1)
     # pressed again: nothing new starts
     answer = await fake.answer(fake.push_press(table.bob, record, "📈 Review"))
     assert answer.params["text"] == "📈 Still reviewing that deal — a moment, please."

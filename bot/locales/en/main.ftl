@@ -524,6 +524,34 @@ review-failed = 📈 No review this time — please try again.
 refusal-review_players_only = 📈 Only the players of that deal can review it.
 refusal-review_busy = 📈 Already reviewing another deal of yours — wait for that one first.
 
+## ⚖️ Compare a daily deal (your decisions beside the day's best player's and the computer's)
+
+button-compare = ⚖️ Compare
+compare-title = ⚖️ Deal { $n } — { $game }: you, { $name } and the strong computer
+compare-title-alone = ⚖️ Deal { $n } — { $game }: you and the strong computer
+compare-rival-best = The best score of this deal: { $name }, { $points }.
+compare-rival-next = Yours is the best score of this deal; next comes { $name } with { $points } (place { $place }).
+compare-alone = Nobody else has played this deal yet: here is the strong computer's choice beside each of yours.
+compare-aligned = Decisions are matched by number: once you and { $name } chose differently, your games went apart, so a later decision of theirs was made in another position. The computer's choice is for your position.
+compare-same-one = • Decision { $n }: the same
+compare-same-run = • Decisions { $first }–{ $last }: all the same
+compare-at = Decision { $n }
+compare-at-trick = Decision { $n } (trick { $trick })
+compare-row = • { $where }: you { $yours } · { $name } { $theirs } · 🤖 { $computer }
+compare-row-alone = • { $where }: you { $yours } · 🤖 { $computer }
+compare-over = — (their deal was over)
+compare-hidden = 🂠
+compare-hidden-note = 🂠 a card you have not seen: it stays hidden until the day is over (UTC).
+compare-unjudged-choice = ⏳
+compare-nothing = You had no choice to make in this deal: there is nothing to compare.
+compare-started = ⚖️ Comparing your deal { $n } with the others' — the answer comes in a moment.
+compare-running = ⚖️ Still comparing that deal — a moment, please.
+compare-failed = ⚖️ No comparison this time — please try again.
+refusal-compare_not_daily = ⚖️ Only a daily deal can be compared with other players'.
+refusal-compare_players_only = ⚖️ Only the player of that daily deal can compare it.
+refusal-compare_not_finished = ⚖️ Finish your daily deal first, then compare it.
+refusal-compare_busy = ⚖️ A review or comparison of yours is still running — wait for it first.
+
 ## Seasons (ratings and the tally per calendar month, UTC)
 
 season-month = { $month ->

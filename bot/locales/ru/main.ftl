@@ -535,6 +535,34 @@ review-failed = 📈 Разбор сейчас не получился — по�
 refusal-review_players_only = 📈 Разобрать сдачу могут только те, кто в ней играл.
 refusal-review_busy = 📈 Уже разбираю другую вашу сдачу — дождитесь её.
 
+## ⚖️ Сравнение сдачи дня (ваши решения рядом с решениями лучшего игрока дня и компьютера)
+
+button-compare = ⚖️ Сравнить
+compare-title = ⚖️ Сдача { $n } — { $game }: вы, { $name } и сильный компьютер
+compare-title-alone = ⚖️ Сдача { $n } — { $game }: вы и сильный компьютер
+compare-rival-best = Лучший результат в этой сдаче — у { $name }: { $points }.
+compare-rival-next = Лучший результат в этой сдаче — ваш; следом { $name }: { $points } ({ $place }-е место).
+compare-alone = Эту сдачу ещё никто, кроме вас, не сыграл: рядом с каждым вашим решением — выбор сильного компьютера.
+compare-aligned = Решения сопоставлены по номерам: как только вы и { $name } выбрали по-разному, партии разошлись, и дальше соперник решал уже в другой позиции. Выбор компьютера — для вашей позиции.
+compare-same-one = • Решение { $n }: одинаково
+compare-same-run = • Решения { $first }–{ $last }: всё одинаково
+compare-at = Решение { $n }
+compare-at-trick = Решение { $n } (взятка { $trick })
+compare-row = • { $where }: вы { $yours } · { $name } { $theirs } · 🤖 { $computer }
+compare-row-alone = • { $where }: вы { $yours } · 🤖 { $computer }
+compare-over = — (сдача уже закончилась)
+compare-hidden = 🂠
+compare-hidden-note = 🂠 — карта, которую вы не видели: она скрыта до конца дня (UTC).
+compare-unjudged-choice = ⏳
+compare-nothing = В этой сдаче у вас не было выбора: сравнивать нечего.
+compare-started = ⚖️ Сравниваю вашу сдачу { $n } с другими — ответ придёт через несколько секунд.
+compare-running = ⚖️ Сравнение этой сдачи ещё идёт — минутку.
+compare-failed = ⚖️ Сравнение сейчас не получилось — попробуйте ещё раз.
+refusal-compare_not_daily = ⚖️ Сравнивать с другими игроками можно только сдачу дня.
+refusal-compare_players_only = ⚖️ Сравнить сдачу дня может только тот, кто её сыграл.
+refusal-compare_not_finished = ⚖️ Сначала доиграйте сдачу дня, потом сравнивайте.
+refusal-compare_busy = ⚖️ Ваш разбор или сравнение ещё идёт — дождитесь его.
+
 ## Seasons (ratings and the tally per calendar month, UTC)
 
 season-month = { $month ->
