@@ -46,11 +46,13 @@ GAME = "eleven"
 T0 = DAY * 86400.0
 
 
-def _table(name: str) -> Table:
+def table_of(name: str) -> Table:
+    """The copy description of table ``name`` (the columns an import takes)."""
     return next(table for table in TABLES if table.name == name)
 
 
-def _row(table: Table, **values: Any) -> tuple[Any, ...]:
+def row_of(table: Table, **values: Any) -> tuple[Any, ...]:
+    """A row of ``table`` from its named values (the rest NULL)."""
     return tuple(values.get(column) for column in table.columns)
 
 
@@ -59,8 +61,8 @@ async def _history(players: int, groups: int) -> AsyncIterator[tuple[Table, list
     daily play (with its session) per user."""
     rng = random.Random(7)
     users = list(range(1, players + 1))
-    yield _table("users"), [(user, f"P{user}", None, True) for user in users]
-    sessions, results, plays = _table("sessions"), _table("results"), _table("daily_plays")
+    yield table_of("users"), [(user, f"P{user}", None, True) for user in users]
+    sessions, results, plays = table_of("sessions"), table_of("results"), table_of("daily_plays")
     session_rows, result_rows, play_rows = [], [], []
     members: dict[int, list[int]] = {}
     for user in users:
@@ -70,17 +72,17 @@ async def _history(players: int, groups: int) -> AsyncIterator[tuple[Table, list
             "moves": 0, "created": T0, "updated": T0, "thread": 0}
     for chat, people in members.items():
         session += 1
-        session_rows.append(_row(sessions, id=session, chat_id=chat, creator=people[0],
+        session_rows.append(row_of(sessions, id=session, chat_id=chat, creator=people[0],
                                  link=f"g{session}", **base))
-        result_rows += [_row(results, session=session, user_id=user, chat_id=chat, game=GAME,
+        result_rows += [row_of(results, session=session, user_id=user, chat_id=chat, game=GAME,
                              seat=seat, won=seat == 0, points=1.0, time=T0)
                         for seat, user in enumerate(people)]
     for user in users:
         session += 1
         points = float(rng.randint(0, 3))  # Eleven's deal points: many ties
-        session_rows.append(_row(sessions, **{**base, "kind": "private"}, id=session,
+        session_rows.append(row_of(sessions, **{**base, "kind": "private"}, id=session,
                                  chat_id=user, creator=user, link=f"d{session}", daily=DAY))
-        play_rows.append(_row(plays, day=DAY, game=GAME, user_id=user, session=session,
+        play_rows.append(row_of(plays, day=DAY, game=GAME, user_id=user, session=session,
                               started=T0, points=points, standing=points,
                               finished=T0 + rng.random() * 80_000))
     yield sessions, session_rows
@@ -88,7 +90,20 @@ async def _history(players: int, groups: int) -> AsyncIterator[tuple[Table, list
     yield plays, play_rows
 
 
-async def _median(work: Callable[[], Awaitable[Any]], runs: int) -> float:
+async def fill(store: Any, batches: AsyncIterator[tuple[Table, list[Any]]]) -> float:
+    """Import ``batches`` into the empty ``store`` and ANALYZE it; the seconds it took."""
+    assert isinstance(store, SqliteStore | PostgresStore)
+    started = time.perf_counter()
+    await store.import_tables(batches)
+    if isinstance(store, SqliteStore):
+        async with store.db.transaction() as tx:
+            await tx.execute("ANALYZE")
+    else:
+        await store.pool.execute("ANALYZE")
+    return time.perf_counter() - started
+
+
+async def median_ms(work: Callable[[], Awaitable[Any]], runs: int) -> float:
     """The median milliseconds of ``runs`` calls (after one to warm up)."""
     await work()
     times = []
@@ -104,14 +119,7 @@ async def measure(name: str, url: str, players: int, groups: int, runs: int) -> 
     store = await open_store(url)
     try:
         assert isinstance(store, SqliteStore | PostgresStore)
-        started = time.perf_counter()
-        await store.import_tables(_history(players, groups))
-        if isinstance(store, SqliteStore):
-            async with store.db.transaction() as tx:
-                await tx.execute("ANALYZE")
-        else:
-            await store.pool.execute("ANALYZE")
-        filled = time.perf_counter() - started
+        filled = await fill(store, _history(players, groups))
         chat = -1_000_000 - 1 % groups
         user = 1
         queries: dict[str, Callable[[], Awaitable[Any]]] = {
@@ -126,31 +134,36 @@ async def measure(name: str, url: str, players: int, groups: int, runs: int) -> 
         print("| query | median ms |")
         print("|---|---|")
         for label, work in queries.items():
-            print(f"| {label} | {await _median(work, runs):.2f} |", flush=True)
+            print(f"| {label} | {await median_ms(work, runs):.2f} |", flush=True)
         place, of = await store.daily_place(DAY, GAME, 2.0, chat)
         print(f"(a check: place 2.0 in the group is {place} of {of})")
     finally:
         await store.close()
 
 
-async def main(args: argparse.Namespace) -> None:
-    """Both backends, one after the other."""
-    print(f"# Koloda daily-deal board — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+async def on_both(prefix: str, measure_at: Callable[[str, str], Awaitable[None]]) -> None:
+    """``measure_at(name, url)`` on an empty SQLite file, then on a throwaway PostgreSQL."""
     shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(prefix="koloda-daily-", dir=shm if shm.is_dir() else None))
-    pg_folder = Path(tempfile.mkdtemp(prefix="koloda-daily-pg-", dir=folder.parent))
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=shm if shm.is_dir() else None))
+    pg_folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-pg-", dir=folder.parent))
     try:
-        await measure("SQLite", f"sqlite:///{folder / 'daily.sqlite3'}", args.players,
-                      args.groups, args.runs)
+        await measure_at("SQLite", f"sqlite:///{folder / 'bench.sqlite3'}")
         server, process = start_server(pg_folder)
         try:
-            await measure("PostgreSQL", server.url(), args.players, args.groups, args.runs)
+            await measure_at("PostgreSQL", server.url())
         finally:
             process.terminate()
             process.wait(timeout=20)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(pg_folder, ignore_errors=True)
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Both backends, one after the other."""
+    print(f"# Koloda daily-deal board — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    await on_both("koloda-daily", lambda name, url: measure(
+        name, url, args.players, args.groups, args.runs))
 
 
 def parse_args() -> argparse.Namespace:

@@ -47,7 +47,9 @@ from bot.handlers import (
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
 from bot.limiter import FloodLimiter, Limits
+from bot.posts import Posts
 from bot.present import Presenter
+from bot.seasons import SeasonPosts
 from bot.updates import KolodaApplication, KolodaBot, KolodaUpdater
 from sessions import Computer, Messages, Preferences, SessionManager
 from sessions.preferences import SHARED_TTL
@@ -184,8 +186,9 @@ async def startup(app: KolodaApp) -> None:
     manager.start_tidying()
     boards = DailyBoards(manager, presenter)
     presenter.daily_finished = boards.finished
-    app.bot_data.daily = boards
-    boards.start()
+    seasons = SeasonPosts(manager, presenter)
+    app.bot_data.posts = Posts([boards.close, seasons.close])
+    app.bot_data.posts.start()
     await register_commands(app)
     drawn = await presenter.restore(manager)
     if settings.shared:  # other processes may leave work behind in the store
@@ -239,9 +242,9 @@ async def shutdown(app: KolodaApp) -> None:
 
 
 async def _stop_cluster(app: KolodaApp) -> None:
-    boards, app.bot_data.daily = app.bot_data.daily, None
-    if boards is not None:
-        await boards.stop()
+    posts, app.bot_data.posts = app.bot_data.posts, None
+    if posts is not None:
+        await posts.stop()
     cluster, app.bot_data.cluster = app.bot_data.cluster, None
     if cluster is not None:
         await cluster.stop()

@@ -15,10 +15,10 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from bot.callback import BadCallback, Press
 from bot.cluster import Cluster
 from bot.config import Settings
-from bot.daily import DailyBoards
 from bot.delivery import DEFER, Delivery
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.miniapp.live import Pages
+from bot.posts import Posts
 from bot.present import Presenter
 from bot.updates import KolodaBot
 from sessions import Computer, Messages, Preferences, SessionManager
@@ -70,8 +70,8 @@ class BotData:
         self.koloda: Koloda | None = None
         #: the cluster duties, on a shared store (bot.cluster)
         self.cluster: Cluster | None = None
-        #: the daily deal's closing of boards and its standings (bot.daily)
-        self.daily: DailyBoards | None = None
+        #: the looks for the posts due: daily boards closed, seasons ended (bot.posts)
+        self.posts: Posts | None = None
         #: the Mini App's open pages, with MINIAPP_URL set (bot.miniapp)
         self.pages: Pages | None = None
         #: the Mini App's own server beside polling (an aiohttp AppRunner)

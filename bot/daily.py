@@ -1,8 +1,9 @@
 """The daily deal's work beyond commands: a player's standing once their deal is over,
 and the group posts when a day's boards close.
 
-Every worker runs :class:`DailyBoards` (one look a minute). A day's boards close
-when the day is over (UTC): the store then holds one post row per group where a
+Every worker looks for closed boards once a minute (:class:`bot.posts.Posts` runs
+:meth:`DailyBoards.close`, the look of :class:`bot.posts.PeriodPosts`). A day's
+boards close when the day is over (UTC): the store then holds one post row per group where a
 member finished that day's deal, made once whoever looks first. Each post is
 taken by one atomic update before it is sent (``take_daily_post``): of any number
 of workers, restarted or not, one sends it, once — at most one message per group
@@ -14,36 +15,15 @@ rate limiter like every other message, so they keep within the budget.
 
 from __future__ import annotations
 
-import logging
-
-from bot.clock import Clock, LoopClock
-from bot.periodic import Periodic
-from bot.present import Presenter
+from bot.posts import PeriodPosts
+from bot.render.common import Screen
 from bot.render.daily import render_post, render_standing
-from sessions import Session, SessionManager
-from storage.outage import unavailable
-
-log = logging.getLogger(__name__)
-
-#: Seconds between two looks for closed boards.
-EVERY = 60.0
-#: Days back a look closes (a worker down over midnight still posts the day before).
-DAYS_BACK = 2
+from sessions import Session
 
 
-class DailyBoards(Periodic):
-    """One worker's part of the daily deal's background work."""
-
-    def __init__(
-        self, manager: SessionManager, presenter: Presenter, every: float = EVERY,
-        clock: Clock | None = None,
-    ) -> None:
-        self.manager = manager
-        self.presenter = presenter
-        self.every = every
-        self.clock = clock or LoopClock()
-        #: past days whose every post is taken (looked at no more)
-        self._done: set[int] = set()
+class DailyBoards(PeriodPosts):
+    """One worker's part of the daily deal's background work: the standings, and the
+    posts of the closed boards (a period is a day)."""
 
     async def finished(self, session: Session) -> None:
         """A daily table was just finished: tell its player where they stand."""
@@ -56,38 +36,24 @@ class DailyBoards(Periodic):
         lang = await self.presenter.user_language(user)
         self.presenter.reply(user, render_standing(standing, lang), thread=0)
 
-    async def close_boards(self) -> int:
-        """Post each closed board's winner in every group where someone played, once in
-        the cluster; how many posts this worker sent."""
-        today = self.manager.today()
-        sent = 0
-        for day in range(today - DAYS_BACK, today):
-            if day in self._done:
-                continue
-            waiting = await self.manager.daily_boards_to_post(day)
-            if not waiting:
-                self._done.add(day)  # every post of that day is taken: no need to look again
-            for chat in waiting:
-                if not await self.manager.take_daily_post(day, chat):
-                    continue  # another worker has it
-                winners = []
-                for game in await self.manager.daily_games(chat, day):
-                    board = await self.manager.daily_board(game, chat, day)
-                    best = [row for row in board if row.place == 1]
-                    players = await self.manager.daily_players(game, chat, day)
-                    winners.append((game, best, players))
-                if not winners:
-                    continue
-                lang = await self.presenter.chat_language(chat)
-                self.presenter.reply(chat, render_post(day, winners, lang), thread=0)
-                sent += 1
-        return sent
+    def current(self) -> int:
+        """Today (UTC)."""
+        return self.manager.today()
 
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.every)  # nothing at start-up: it can wait a minute
-            try:
-                await self.close_boards()
-            except Exception as error:
-                if not unavailable(error):
-                    log.exception("closing the daily boards failed; trying again later")
+    async def waiting(self, period: int) -> list[int]:
+        """Close ``period``'s boards: the groups where someone played, not yet posted."""
+        return await self.manager.daily_boards_to_post(period)
+
+    async def take(self, period: int, chat_id: int) -> bool:
+        """Take the group's post of day ``period``."""
+        return await self.manager.take_daily_post(period, chat_id)
+
+    async def draw(self, period: int, chat_id: int, lang: str) -> Screen | None:
+        """Each game's winners among the group's members, with how many played."""
+        winners = []
+        for game in await self.manager.daily_games(chat_id, period):
+            board = await self.manager.daily_board(game, chat_id, period)
+            best = [row for row in board if row.place == 1]
+            players = await self.manager.daily_players(game, chat_id, period)
+            winners.append((game, best, players))
+        return render_post(period, winners, lang) if winners else None

@@ -42,6 +42,7 @@ from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
 from sessions.review import DealReview, Reviews, Ticket
+from sessions.seasons import Champions, Seasons
 from sessions.timers import Clock
 from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
@@ -122,6 +123,7 @@ class SessionManager:
         self._comparisons = Comparisons(self._repo, self._reviews, clock)
         self._topics = Topics(self._repo, clock)
         self._daily = Daily(self._repo, clock)
+        self._seasons = Seasons(self._repo, clock)
         self._tidying: asyncio.Task[None] | None = None
 
     # The timers and the repository exist before the turns they call on.
@@ -339,6 +341,34 @@ class SessionManager:
     async def daily_streak(self, user_id: int) -> Streak:
         """The user's run of days with a daily deal finished, and their longest."""
         return await self._daily.streak(user_id)
+
+    # ------------------------------------------------------------ seasons
+
+    def this_month(self) -> int:
+        """The season now: the UTC month (:func:`sessions.months.month_of`)."""
+        return self._seasons.this_month()
+
+    async def season_leaderboard(
+        self, scope: int, game_id: str | None = None, limit: int = LEADERBOARD_LIMIT
+    ) -> list[RatingRow]:
+        """This season's best ``limit`` ratings of a group chat or overall, per game."""
+        return await self._seasons.board(scope, game_id, limit)
+
+    async def season_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
+        """This season's tally of a chat: the matches finished there this month."""
+        return await self._seasons.tally(chat_id, game_id)
+
+    async def seasons_to_post(self, month: int) -> list[int]:
+        """Close season ``month`` once it is over: the groups whose post is not taken."""
+        return await self._seasons.to_post(month)
+
+    async def take_season_post(self, month: int, chat_id: int) -> bool:
+        """Take the group's champions' post of ``month`` for this worker (once, ever)."""
+        return await self._seasons.take_post(month, chat_id, self.worker_id)
+
+    async def season_champions(self, chat_id: int, month: int) -> list[Champions]:
+        """The best of each game rated in the group in season ``month``."""
+        return await self._seasons.champions(chat_id, month)
 
     # ------------------------------------------------------------ forum topics
 

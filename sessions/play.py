@@ -163,7 +163,7 @@ class Play:
         results = _results(moved, now)
         rated = None
         if results and not await self.repo.taken_back(session.id):
-            rated = _rated(moved, results)
+            rated = _rated(moved, results, now)
         change = Change.of(session, moved, move=move, results=results, rated=rated)
         return Outcome(await self.repo.commit(change), events, seat, by_computer)
 
@@ -211,8 +211,9 @@ def _results(session: Session, now: float) -> list[ResultRecord]:
     ]
 
 
-def _rated(session: Session, results: list[ResultRecord]) -> RatedMatch | None:
-    """The finished match to rate, with its humans who have a result row."""
+def _rated(session: Session, results: list[ResultRecord], now: float) -> RatedMatch | None:
+    """The finished match to rate, with its humans who have a result row, in the
+    season of ``now``."""
     return rated_match(
         session.id,
         session.game_id,
@@ -221,4 +222,5 @@ def _rated(session: Session, results: list[ResultRecord]) -> RatedMatch | None:
         session.result,
         [(player.user_id, player.level) for player in session.seats],
         [share.user_id for share in results],
+        now,
     )

@@ -10,7 +10,10 @@ oldest first, to get the same numbers.
 Every seat of a match is a one-player team ranked by
 :meth:`games.base.Game.ranking` (ties as ties). A computer seat plays with its
 level's fixed rating and is never updated. Ratings are kept per chat (group
-chats) and overall (:data:`OVERALL`); a private duel rates overall only.
+chats) and overall (:data:`OVERALL`); a private duel rates overall only. Each
+rating also runs per season (a UTC calendar month, :mod:`sessions.months`): the
+same computation, every player starting the month afresh, beside the all-time
+one and never changing it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from games import REGISTRY
+from sessions.months import month_of
 from storage.ratings import OVERALL, Rating, RatingChange, StoredMatch
 
 MODEL = PlackettLuce()
@@ -72,6 +76,8 @@ class RatedMatch:
     #: the rating scopes it counts in: the group chat's id and/or :data:`OVERALL`
     scopes: tuple[int, ...]
     seats: tuple[RatedSeat, ...]
+    #: the season it counts in (:func:`sessions.months.month_of` of its finish)
+    month: int
 
     @property
     def humans(self) -> list[int]:
@@ -83,9 +89,11 @@ class RatedMatch:
         """Where a user without a rating starts."""
         return START
 
-    def rate(self, scope: int, current: Mapping[int, Rating]) -> list[RatingChange]:
-        """The rating changes in ``scope`` (:func:`rate`)."""
-        return rate(self, scope, current)
+    def rate(
+        self, scope: int, current: Mapping[int, Rating], month: int | None = None
+    ) -> list[RatingChange]:
+        """The rating changes in ``scope`` (of season ``month``, if given: :func:`rate`)."""
+        return rate(self, scope, current, month)
 
 
 def rated_match(
@@ -96,10 +104,11 @@ def rated_match(
     result: Mapping[str, Any] | None,
     seats: Sequence[tuple[int | None, str | None]],
     rated_users: Iterable[int],
+    finished: float,
 ) -> RatedMatch | None:
     """The match to rate: ``seats`` as (user_id, level) in seat order, the humans in
-    ``rated_users`` (those with a result row) rated; None if there is nothing to rate
-    (no result, an unknown game, no rated human)."""
+    ``rated_users`` (those with a result row) rated, in the season of ``finished``;
+    None if there is nothing to rate (no result, an unknown game, no rated human)."""
     if result is None or game_id not in REGISTRY or not result.get("scores"):
         return None
     places = REGISTRY[game_id].ranking(dict(result))
@@ -116,20 +125,23 @@ def rated_match(
     if not any(s.user_id is not None for s in out):
         return None
     scopes = (chat_id, OVERALL) if kind == "group" and chat_id else (OVERALL,)
-    return RatedMatch(session, game_id, scopes, tuple(out))
+    return RatedMatch(session, game_id, scopes, tuple(out), month_of(finished))
 
 
 def stored_match(match: StoredMatch) -> RatedMatch | None:
     """The stored match to rate (:func:`rated_match`), or None."""
     return rated_match(
         match.session, match.game, match.kind, match.chat_id, match.result,
-        match.seats, match.rated_users,
+        match.seats, match.rated_users, match.finished,
     )
 
 
-def rate(match: RatedMatch, scope: int, current: Mapping[int, Rating]) -> list[RatingChange]:
+def rate(
+    match: RatedMatch, scope: int, current: Mapping[int, Rating], month: int | None = None
+) -> list[RatingChange]:
     """The rating changes of ``match`` in ``scope``, from the humans' ``current``
-    ratings there (a missing one starts fresh). Deterministic."""
+    ratings there (a missing one starts fresh); with ``month``, those of that season
+    (the changes carry it). Deterministic."""
     teams = []
     for seat in match.seats:
         if seat.user_id is not None:
@@ -150,23 +162,26 @@ def rate(match: RatedMatch, scope: int, current: Mapping[int, Rating]) -> list[R
             before.played + 1,
             before.wins + int(seat.won),
         )
-        changes.append(RatingChange(match.session, scope, seat.user_id, match.game, before, after))
+        changes.append(
+            RatingChange(match.session, scope, seat.user_id, match.game, before, after, month)
+        )
     return changes
 
 
 def rebuild(matches: Sequence[StoredMatch]) -> list[RatingChange]:
-    """Every rating change from scratch: ``matches`` rated oldest first (a
-    :class:`storage.ratings.RebuildRatings`)."""
-    ratings: dict[tuple[int, str, int], Rating] = {}
+    """Every rating change from scratch, all-time and per season: ``matches`` rated
+    oldest first (a :class:`storage.ratings.RebuildRatings`)."""
+    ratings: dict[tuple[int | None, int, str, int], Rating] = {}
     changes: list[RatingChange] = []
     for match in filter(None, map(stored_match, matches)):
-        for scope in match.scopes:
-            current = {
-                user: ratings[(scope, match.game, user)]
-                for user in match.humans
-                if (scope, match.game, user) in ratings
-            }
-            for change in rate(match, scope, current):
-                ratings[(scope, match.game, change.user_id)] = change.after
-                changes.append(change)
+        for month in (None, match.month):
+            for scope in match.scopes:
+                current = {
+                    user: ratings[(month, scope, match.game, user)]
+                    for user in match.humans
+                    if (month, scope, match.game, user) in ratings
+                }
+                for change in rate(match, scope, current, month):
+                    ratings[(month, scope, match.game, change.user_id)] = change.after
+                    changes.append(change)
     return changes

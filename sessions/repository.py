@@ -36,6 +36,7 @@ from storage import (
     InviteUsed,
     MessageStore,
     PressRepeated,
+    SeasonStore,
     SeatRecord,
     SessionRecord,
     SessionStore,
@@ -104,6 +105,11 @@ class Repository:
     @property
     def daily(self) -> DailyStore:
         """The store's daily-deal role."""
+        return self.store
+
+    @property
+    def seasons(self) -> SeasonStore:
+        """The store's seasons role."""
         return self.store
 
     def lock(self, session_id: int) -> asyncio.Lock:

@@ -1,7 +1,8 @@
 """``python -m sessions.rerate URL``: recompute every rating from the stored results.
 
 Ratings are written live, with each finished match's results in one
-transaction; this rebuilds the ``ratings`` and ``rating_changes`` tables from
+transaction; this rebuilds the ``ratings``, ``season_ratings`` and
+``rating_changes`` tables from
 the ``results`` (and the matches' seats and final scores), oldest match first,
 with the same computation (:mod:`sessions.ratings`) — for a changed model or
 fixed computer ratings, or a damaged rating table. Safe while the bot runs:

@@ -193,7 +193,7 @@ class PgBackend:
 
 #: what a failed migration raises when the database, not the code, is the matter
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, sa.exc.DBAPIError)
-_LOCK_RATINGS = Sql("LOCK TABLE ratings, rating_changes IN EXCLUSIVE MODE")
+_LOCK_RATINGS = Sql("LOCK TABLE ratings, rating_changes, season_ratings IN EXCLUSIVE MODE")
 _SESSION_IDS_PAST = Sql(
     "SELECT setval(pg_get_serial_sequence('sessions', 'id'),"
     " COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM sessions"

@@ -326,8 +326,13 @@ class SendBudget(Protocol):
 class TallyStore(Protocol):
     """Tallies (``/score``, ``/stats``) and ratings (``/top``)."""
 
-    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
-        """Per user and game in one chat: played, wins, points; most wins first."""
+    async def chat_tally(
+        self, chat_id: int, game: str | None = None,
+        period: tuple[float, float] | None = None,
+    ) -> list[TallyRow]:
+        """Per user and game in one chat: played, wins, points; most wins first. With
+        ``period`` (since, until), only the matches finished from ``since`` up to
+        ``until`` (a season's tally; read through an index of the chat's results by time)."""
         ...
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
@@ -412,8 +417,31 @@ class DailyStore(Protocol):
         ...
 
 
+class SeasonStore(Protocol):
+    """Seasons: each calendar month's ratings boards (rated with the all-time ratings:
+    ``save_session(..., rated=…)``) and each group's one champions' post a month."""
+
+    async def season_leaderboard(
+        self, month: int, scope: int, game: str | None = None, *,
+        limit: int = LEADERBOARD_LIMIT,
+    ) -> list[RatingRow]:
+        """The best ``limit`` ratings of season ``month`` (months since January 1970) in
+        ``scope``, per game best first, with ranks (read through an index)."""
+        ...
+
+    async def open_season_posts(self, month: int) -> list[int]:
+        """Close season ``month``: one post row per group with a rated match in it (made
+        once), and the groups whose post nobody has taken."""
+        ...
+
+    async def take_season_post(self, month: int, chat_id: int, owner: str, now: float) -> bool:
+        """Take the group's champions' post of ``month``: True for exactly one caller ever."""
+        ...
+
+
 class Store(
-    SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, DailyStore, Protocol
+    SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, DailyStore,
+    SeasonStore, Protocol,
 ):
     """Koloda's durable state: every role above. Open with ``storage.open_store(url)``;
     ``close()`` when done."""

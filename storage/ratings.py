@@ -5,7 +5,9 @@ The maths (openskill's Plackett–Luce over each game's ranking) is
 reaches :meth:`~storage.protocol.SessionStore.save_session` as a
 :class:`RatingUpdate`, which the store applies inside the transaction that
 writes the match's results (reading the current rows, locked, and writing what
-the update returns), so concurrent finishes never lose an update.
+the update returns), so concurrent finishes never lose an update. A season's
+ratings (``season_ratings``) are the same computation started afresh each month:
+a :class:`RatingChange` with a ``month``.
 :meth:`~storage.protocol.TallyStore.rerate` reads every :class:`StoredMatch`
 back and writes what a :class:`RebuildRatings` makes of them.
 """
@@ -42,6 +44,9 @@ class RatingChange:
     game: str
     before: Rating
     after: Rating
+    #: None: the all-time rating; else the season (month) it counts in
+    #: (:func:`sessions.seasons.month_of`)
+    month: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,11 @@ class RatingUpdate(Protocol):
         ...
 
     @property
+    def month(self) -> int:
+        """The season it counts in (a month: :func:`sessions.seasons.month_of`)."""
+        ...
+
+    @property
     def humans(self) -> list[int]:
         """The rated users (each gets a rating row in every scope)."""
         ...
@@ -80,8 +90,11 @@ class RatingUpdate(Protocol):
         """The rating of a user without a row yet."""
         ...
 
-    def rate(self, scope: int, current: Mapping[int, Rating]) -> list[RatingChange]:
-        """The changes in ``scope`` from the humans' ``current`` ratings there."""
+    def rate(
+        self, scope: int, current: Mapping[int, Rating], month: int | None = None
+    ) -> list[RatingChange]:
+        """The changes in ``scope`` from the humans' ``current`` ratings there (those of
+        season ``month``, if given: the changes then carry it)."""
         ...
 
 
@@ -98,10 +111,13 @@ class StoredMatch:
     seats: tuple[tuple[int | None, str | None], ...]
     #: the humans with a result row
     rated_users: tuple[int, ...]
+    #: when its results were stored (its season is this moment's month)
+    finished: float = 0.0
 
 
 class RebuildRatings(Protocol):
     """Every rating change from scratch, from the stored matches in the order they were
-    rated (:func:`sessions.ratings.rebuild`); the store keeps each user's last one."""
+    rated (:func:`sessions.ratings.rebuild`), the seasons' too (a ``month`` set); the
+    store keeps each user's last one per scope (and season)."""
 
     def __call__(self, matches: Sequence[StoredMatch]) -> list[RatingChange]: ...

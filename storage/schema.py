@@ -170,6 +170,8 @@ sa.Index("results_user", results.c.user_id, results.c.game)
 sa.Index("results_seq", results.c.seq)
 # a group's members (who finished a match there): the daily deal's group boards
 sa.Index("results_members", results.c.chat_id, results.c.user_id)
+# a chat's season tally (/score season): its results of one month
+sa.Index("results_chat_time", results.c.chat_id, results.c.time)
 #: the order matches were rated in (PostgreSQL; SQLite's single writer counts)
 RATING_SEQ = sa.Sequence("rating_seq", metadata=METADATA)
 
@@ -208,21 +210,45 @@ claims = sa.Table(
     sa.Column("until", Real, nullable=False),
 )
 
+def _rating_columns() -> list[sa.Column[Any]]:
+    """A rating's numbers (``ratings``, ``season_ratings``)."""
+    return [
+        sa.Column("mu", Real, nullable=False),
+        sa.Column("sigma", Real, nullable=False),
+        sa.Column("played", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+    ]
+
+
 ratings = sa.Table(
     "ratings", METADATA,
     sa.Column("scope", BigInt, primary_key=True),
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("user_id", BigInt, primary_key=True),
-    sa.Column("mu", Real, nullable=False),
-    sa.Column("sigma", Real, nullable=False),
-    sa.Column("played", sa.Integer, nullable=False),
-    sa.Column("wins", sa.Integer, nullable=False),
+    *_rating_columns(),
     **_LITE,
 )
 sa.Index("ratings_user", ratings.c.user_id, ratings.c.scope)
 sa.Index(
     "ratings_order", ratings.c.scope, ratings.c.game,
     sa.text("(mu - 3 * sigma) DESC"), ratings.c.played.desc(), ratings.c.user_id,
+)
+
+# the ratings of each season (a UTC calendar month, numbered from January 1970): the
+# all-time ones' columns after a month, every player starting each month afresh
+season_ratings = sa.Table(
+    "season_ratings", METADATA,
+    sa.Column("month", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("scope", BigInt, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("user_id", BigInt, primary_key=True),
+    *_rating_columns(),
+    **_LITE,
+)
+sa.Index(
+    "season_ratings_order", season_ratings.c.month, season_ratings.c.scope,
+    season_ratings.c.game, sa.text("(mu - 3 * sigma) DESC"), season_ratings.c.played.desc(),
+    season_ratings.c.user_id,
 )
 
 _RATING = ("mu", "sigma", "played", "wins")
@@ -297,13 +323,21 @@ sa.Index(
 )
 sa.Index("daily_plays_user", daily_plays.c.user_id, daily_plays.c.day)
 
-# the closed boards' posts: one row per day and group, taken once (``posted``) by the
-# worker that sends it
-daily_posts = sa.Table(
-    "daily_posts", METADATA,
-    sa.Column("day", BigInt, primary_key=True, autoincrement=False),
-    sa.Column("chat_id", BigInt, primary_key=True),
-    sa.Column("owner", sa.Text),
-    sa.Column("posted", Real),
-    **_LITE,
-)
+def _posts(name: str, period: str) -> sa.Table:
+    """A table of once-per-period posts: one row per ``period`` and group chat, taken
+    once (``posted``) by the worker (``owner``) that sends it."""
+    return sa.Table(
+        name, METADATA,
+        sa.Column(period, BigInt, primary_key=True, autoincrement=False),
+        sa.Column("chat_id", BigInt, primary_key=True),
+        sa.Column("owner", sa.Text),
+        sa.Column("posted", Real),
+        **_LITE,
+    )
+
+
+# the closed daily boards' posts: one row per day and group
+daily_posts = _posts("daily_posts", "day")
+
+# the season champions' posts: one row per month and group
+season_posts = _posts("season_posts", "month")

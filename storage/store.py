@@ -1,8 +1,8 @@
 """The store: every query once, over a :class:`~storage.sql.Backend`.
 
 :class:`SqlStore` is the union of the role stores (sessions and moves,
-messages and leases, preferences, the send budget, tallies and ratings, the daily deal), each
-written once for both backends, plus the whole-store copy of
+messages and leases, preferences, the send budget, tallies and ratings, the daily
+deal, the seasons), each written once for both backends, plus the whole-store copy of
 :mod:`storage.copy`. :class:`storage.sqlite.SqliteStore` and
 :class:`storage.postgres.PostgresStore` only choose the backend.
 """
@@ -16,11 +16,14 @@ from storage.sql import Backend, Row, Sql
 from storage.store_daily import SqlDaily
 from storage.store_messages import SqlMessages, SqlPreferences, SqlSendBudget
 from storage.store_ratings import SqlTallies
+from storage.store_seasons import SqlSeasons
 from storage.store_sessions import SqlSessions
 from storage.tables import TABLES, Batch, NotEmpty, Table
 
 
-class SqlStore(SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlTallies, SqlDaily):
+class SqlStore(
+    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlTallies, SqlDaily, SqlSeasons
+):
     """Koloda's store over one backend (see :class:`storage.protocol.Store`)."""
 
     def __init__(self, backend: Backend) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from storage.protocol import DailyPlayed
 from storage.records import DailyPlay, DailyResult, DailyRow, DailyScore
 from storage.sql import Backend, Row, Sql, Tx
+from storage.store_posts import PostRows
 
 _DRAW_SEED = Sql(
     "INSERT INTO daily_deals (day, game, seed) VALUES (:day, :game, :seed)"
@@ -82,18 +83,7 @@ _DAYS = Sql(
     "SELECT DISTINCT day FROM daily_plays WHERE user_id = :user AND standing IS NOT NULL"
     " ORDER BY day DESC"
 )
-_OPEN_POST = Sql(
-    "INSERT INTO daily_posts (day, chat_id) VALUES (:day, :chat) ON CONFLICT DO NOTHING"
-)
-_POSTS = Sql("SELECT chat_id FROM daily_posts WHERE day = :day")
-_UNPOSTED = Sql(
-    "SELECT chat_id FROM daily_posts WHERE day = :day AND posted IS NULL ORDER BY chat_id"
-)
-_TAKE_POST = Sql(
-    "UPDATE daily_posts SET owner = :owner, posted = :now"
-    " WHERE day = :day AND chat_id = :chat AND posted IS NULL"
-)
-
+_POSTS = PostRows("daily_posts", "day")
 
 class SqlDaily:
     """The daily deal's role of the store (:class:`storage.protocol.DailyStore`)."""
@@ -165,23 +155,13 @@ class SqlDaily:
         a second call adds none), and the groups whose post is not taken yet. Read
         first: it writes only rows that are missing (the insert ignores those another
         worker made meanwhile)."""
-        backend = self.backend
-        chats = {int(row[0]) for row in await backend.fetch(_GROUPS_OF_DAY, day=day)}
-        known = {int(row[0]) for row in await backend.fetch(_POSTS, day=day)}
-        missing = sorted(chats - known)
-        if missing:
-            await backend.write(lambda tx: tx.executemany(
-                _OPEN_POST, [{"day": day, "chat": chat} for chat in missing]
-            ))
-        return [int(row[0]) for row in await backend.fetch(_UNPOSTED, day=day)]
+        chats = [int(row[0]) for row in await self.backend.fetch(_GROUPS_OF_DAY, day=day)]
+        return await _POSTS.opened(self.backend, day, chats)
 
     async def take_daily_post(self, day: int, chat_id: int, owner: str, now: float) -> bool:
         """Take the group's post of ``day`` for ``owner`` to send (one atomic update: of
         any number of workers, one gets it, once)."""
-        taken = await self.backend.execute(
-            _TAKE_POST, day=day, chat=chat_id, owner=owner, now=float(now)
-        )
-        return taken == 1
+        return await _POSTS.taken(self.backend, day, chat_id, owner, now)
 
 
 async def insert_play(tx: Tx, play: DailyPlay, session_id: int) -> None:

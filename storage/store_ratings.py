@@ -27,20 +27,36 @@ _TALLY_ORDER = (
     " GROUP BY r.user_id, u.name, r.game"
     " ORDER BY wins DESC, points DESC, played ASC, r.user_id, r.game"
 )
-_CHAT_TALLY = Sql(_TALLY + " WHERE r.chat_id = :chat" + _TALLY_ORDER)
-_CHAT_GAME_TALLY = Sql(_TALLY + " WHERE r.chat_id = :chat AND r.game = :game" + _TALLY_ORDER)
+#: a chat's tally (of one game; between two moments: index results_chat_time),
+#: by (game named, period given)
+_CHAT_TALLY = {
+    (game, period): Sql(
+        _TALLY + " WHERE r.chat_id = :chat"
+        + (" AND r.game = :game" if game else "")
+        + (" AND r.time >= :since AND r.time < :until" if period else "")
+        + _TALLY_ORDER
+    )
+    for game in (False, True) for period in (False, True)
+}
 _USER_TALLY = Sql(_TALLY + " WHERE r.user_id = :user" + _TALLY_ORDER)
-#: the best ``limit`` ratings of one game in a scope (the ratings_order index, in its
-#: order), ranked among themselves — every better rating is among them — with how many
-#: players the game has there
-_TOP = Sql(
-    "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
-    " RANK() OVER (ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
-    " (SELECT COUNT(*) FROM ratings WHERE scope = :scope AND game = :game) AS of"
-    " FROM (SELECT * FROM ratings WHERE scope = :scope AND game = :game"
-    " ORDER BY mu - 3 * sigma DESC, played DESC, user_id LIMIT :limit) AS r"
-    " LEFT JOIN users AS u ON u.id = r.user_id ORDER BY rank, r.played DESC, r.user_id"
-)
+
+
+def top_of(table: str, where: str = "") -> Sql:
+    """The best ``limit`` ratings of one game in a scope of ``table`` (``where``: more
+    of its key, as ``month = :month AND ``) in the order of its index (ratings_order,
+    season_ratings_order), ranked among themselves — every better rating is among
+    them — with how many players the game has there."""
+    return Sql(
+        "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played,"
+        " r.wins, RANK() OVER (ORDER BY r.mu - 3 * r.sigma DESC) AS rank,"
+        f" (SELECT COUNT(*) FROM {table} WHERE {where}scope = :scope AND game = :game) AS of"
+        f" FROM (SELECT * FROM {table} WHERE {where}scope = :scope AND game = :game"
+        " ORDER BY mu - 3 * sigma DESC, played DESC, user_id LIMIT :limit) AS r"
+        " LEFT JOIN users AS u ON u.id = r.user_id ORDER BY rank, r.played DESC, r.user_id"
+    )
+
+
+_TOP = top_of("ratings")
 #: one user's ratings in a scope, each ranked by counting the better ones (an index range)
 _RANKS = Sql(
     "SELECT r.user_id, COALESCE(u.name, '') AS name, r.game, r.mu, r.sigma, r.played, r.wins,"
@@ -62,30 +78,58 @@ _INSERT_CHANGE = Sql(
     f"INSERT INTO rating_changes ({', '.join(_CHANGE_COLUMNS)})"
     f" VALUES ({', '.join(f':{name}' for name in _CHANGE_COLUMNS)})"
 )
-_INSERT_RATING = Sql(
-    "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
-    " VALUES (:scope, :game, :user_id, :mu, :sigma, :played, :wins)"
-)
-_NEW_RATING = Sql(
-    "INSERT INTO ratings (scope, game, user_id, mu, sigma, played, wins)"
-    " VALUES (:scope, :game, :user_id, :mu, :sigma, 0, 0) ON CONFLICT DO NOTHING"
-)
-_UPDATE_RATING = Sql(
-    "UPDATE ratings SET mu = :mu, sigma = :sigma, played = :played, wins = :wins"
-    " WHERE scope = :scope AND game = :game AND user_id = :user_id"
-)
+
+class _Kept:
+    """The statements of one rating table: ``ratings`` (all-time) or ``season_ratings``
+    (the same columns after a ``month``)."""
+
+    def __init__(self, table: str, month: bool) -> None:
+        key = "month, " if month else ""
+        value = ":month, " if month else ""
+        where = "month = :month AND " if month else ""
+        self.insert = Sql(
+            f"INSERT INTO {table} ({key}scope, game, user_id, mu, sigma, played, wins)"
+            f" VALUES ({value}:scope, :game, :user_id, :mu, :sigma, :played, :wins)"
+        )
+        self.new = Sql(
+            f"INSERT INTO {table} ({key}scope, game, user_id, mu, sigma, played, wins)"
+            f" VALUES ({value}:scope, :game, :user_id, :mu, :sigma, 0, 0) ON CONFLICT DO NOTHING"
+        )
+        self.update = Sql(
+            f"UPDATE {table} SET mu = :mu, sigma = :sigma, played = :played, wins = :wins"
+            f" WHERE {where}scope = :scope AND game = :game AND user_id = :user_id"
+        )
+        self.delete = Sql(f"DELETE FROM {table}")
+        self._table, self._where = table, where
+        #: the current ratings of n players, locked where rows can be (by count of players)
+        self._current: dict[int, Sql] = {}
+
+    def current(self, players: int) -> Sql:
+        """The current ratings of ``players`` users (``:u0``…), locked where rows can be."""
+        found = self._current.get(players)
+        if found is None:
+            marks = ", ".join(f":u{n}" for n in range(players))
+            found = self._current[players] = Sql(
+                f"SELECT user_id, mu, sigma, played, wins FROM {self._table}"
+                f" WHERE {self._where}scope = :scope AND game = :game AND user_id IN ({marks})"
+                " ORDER BY user_id{for_update}"
+            )
+        return found
+
+
+_ALL_TIME = _Kept("ratings", month=False)
+_SEASON = _Kept("season_ratings", month=True)
 _NUMBER_RESULTS = Sql("UPDATE results SET seq = {next_seq} WHERE session = :session")
 _DELETE_CHANGES = Sql("DELETE FROM rating_changes")
-_DELETE_RATINGS = Sql("DELETE FROM ratings")
 #: every match with results, in the order they were rated (a match with a take-back in
 #: its log is not rated), its seats, and its humans with a result row
 _STORED = (
     Sql(
         "SELECT s.id, s.game, s.kind, s.chat_id, s.result, MIN(COALESCE(r.seq, 0)) AS seq,"
-        " MIN(r.time) AS at FROM sessions AS s JOIN results AS r ON r.session = s.id"
+        " MIN(r.time) AS finished FROM sessions AS s JOIN results AS r ON r.session = s.id"
         " WHERE NOT EXISTS (SELECT 1 FROM moves AS m WHERE m.session = s.id"
         " AND m.action LIKE 'takeback:%')"
-        " GROUP BY s.id ORDER BY seq, at, s.id"
+        " GROUP BY s.id ORDER BY seq, finished, s.id"
     ),
     Sql(
         "SELECT session, user_id, level FROM seats"
@@ -93,8 +137,6 @@ _STORED = (
     ),
     Sql("SELECT session, user_id FROM results"),
 )
-#: the current ratings of n players, locked where rows can be (by count of players)
-_CURRENT: dict[int, Sql] = {}
 
 
 class SqlTallies:
@@ -102,11 +144,17 @@ class SqlTallies:
 
     backend: Backend
 
-    async def chat_tally(self, chat_id: int, game: str | None = None) -> list[TallyRow]:
-        """Per user and game in one chat: played, wins, points; best first."""
-        if game is None:
-            return _tally_rows(await self.backend.fetch(_CHAT_TALLY, chat=chat_id))
-        return _tally_rows(await self.backend.fetch(_CHAT_GAME_TALLY, chat=chat_id, game=game))
+    async def chat_tally(
+        self, chat_id: int, game: str | None = None,
+        period: tuple[float, float] | None = None,
+    ) -> list[TallyRow]:
+        """Per user and game in one chat (of the matches finished in ``period``, from its
+        first moment up to its second): played, wins, points; best first."""
+        since, until = period if period is not None else (0.0, 0.0)
+        sql = _CHAT_TALLY[(game is not None, period is not None)]
+        return _tally_rows(await self.backend.fetch(
+            sql, chat=chat_id, game=game, since=float(since), until=float(until)
+        ))
 
     async def user_stats(self, user_id: int) -> list[TallyRow]:
         """One user's record per game across every chat."""
@@ -125,11 +173,7 @@ class SqlTallies:
         self, scope: int, game: str | None = None, *, limit: int = LEADERBOARD_LIMIT
     ) -> list[RatingRow]:
         """The best ``limit`` ratings of ``scope`` per game, best first, with ranks."""
-        rows: list[RatingRow] = []
-        for each in [game] if game is not None else sorted(REGISTRY):
-            found = await self.backend.fetch(_TOP, scope=scope, game=each, limit=limit)
-            rows += [_rating_row(row) for row in found]
-        return rows
+        return await boards(self.backend, _TOP, game, scope=scope, limit=limit)
 
     async def user_ratings(self, user_id: int, scope: int) -> list[RatingRow]:
         """One user's ratings in ``scope`` with their ranks."""
@@ -145,57 +189,71 @@ class SqlTallies:
             await backend.lock_ratings(tx)
             sessions, seats, results = [await tx.fetch(sql) for sql in _STORED]
             changes = rebuild(stored_matches(sessions, seats, results, backend.load_json))
-            ratings = {(c.scope, c.game, c.user_id): c.after for c in changes}
+            ratings = {(c.month, c.scope, c.game, c.user_id): c.after for c in changes}
             await tx.execute(_DELETE_CHANGES)
-            await tx.execute(_DELETE_RATINGS)
-            await tx.executemany(_INSERT_RATING, [
-                {"scope": scope, "game": game, "user_id": user, "mu": r.mu, "sigma": r.sigma,
-                 "played": r.played, "wins": r.wins}
-                for (scope, game, user), r in ratings.items()
-            ])
-            await _insert_changes(tx, changes)
+            for kept in (_ALL_TIME, _SEASON):
+                await tx.execute(kept.delete)
+                await tx.executemany(kept.insert, [
+                    {"month": month, "scope": scope, "game": game, "user_id": user,
+                     "mu": r.mu, "sigma": r.sigma, "played": r.played, "wins": r.wins}
+                    for (month, scope, game, user), r in ratings.items()
+                    if (month is not None) == (kept is _SEASON)
+                ])
+            await _insert_changes(tx, [c for c in changes if c.month is None])
             return len({change.session for change in changes})
 
         return await backend.write(work)
 
 
+async def boards(backend: Backend, top: Sql, game: str | None, **key: Any) -> list[RatingRow]:
+    """The rows of ``top`` (:func:`top_of`) for ``game``, or for each game in turn."""
+    rows: list[RatingRow] = []
+    for each in [game] if game is not None else sorted(REGISTRY):
+        rows += [_rating_row(row) for row in await backend.fetch(top, game=each, **key)]
+    return rows
+
+
 async def rate_match(tx: Tx, match: RatingUpdate) -> None:
-    """Update the humans' ratings of every scope of ``match`` (inside the transaction).
+    """Update the humans' ratings of every scope of ``match``, all-time and in its
+    season (inside the transaction).
 
     The rows are created if missing, then read (and locked, where rows can be) in
-    key order, so two workers finishing matches of the same player apply them one
-    after the other.
+    key order — all-time before season — so two workers finishing matches of the
+    same player apply them one after the other.
     """
+    await _insert_changes(tx, await _rate_in(tx, _ALL_TIME, match, None))
+    await _rate_in(tx, _SEASON, match, match.month)
+    # taken after the locks: matches sharing a player are numbered in the order
+    # they were rated, so rerate (by seq) applies them in that order too
+    await tx.execute(_NUMBER_RESULTS, session=match.session)
+
+
+async def _rate_in(
+    tx: Tx, kept: _Kept, match: RatingUpdate, month: int | None
+) -> list[RatingChange]:
+    """Rate ``match`` in the rows of ``kept`` (of season ``month``, if given)."""
     humans = sorted(match.humans)
-    current_of = _CURRENT.get(len(humans))
-    if current_of is None:
-        marks = ", ".join(f":u{n}" for n in range(len(humans)))
-        current_of = _CURRENT[len(humans)] = Sql(
-            "SELECT user_id, mu, sigma, played, wins FROM ratings"
-            f" WHERE scope = :scope AND game = :game AND user_id IN ({marks})"
-            " ORDER BY user_id{for_update}"
-        )
     users = {f"u{n}": user for n, user in enumerate(humans)}
     fresh = match.start
     changes: list[RatingChange] = []
     for scope in sorted(match.scopes):
-        await tx.executemany(_NEW_RATING, [
-            {"scope": scope, "game": match.game, "user_id": user, "mu": fresh.mu,
-             "sigma": fresh.sigma}
+        await tx.executemany(kept.new, [
+            {"month": month, "scope": scope, "game": match.game, "user_id": user,
+             "mu": fresh.mu, "sigma": fresh.sigma}
             for user in humans
         ])
-        rows = await tx.fetch(current_of, scope=scope, game=match.game, **users)
+        rows = await tx.fetch(
+            kept.current(len(humans)), month=month, scope=scope, game=match.game, **users
+        )
         current = {row[0]: Rating(row[1], row[2], row[3], row[4]) for row in rows}
-        changes += match.rate(scope, current)
-    await tx.executemany(_UPDATE_RATING, [
-        {"scope": c.scope, "game": c.game, "user_id": c.user_id, "mu": c.after.mu,
-         "sigma": c.after.sigma, "played": c.after.played, "wins": c.after.wins}
+        changes += match.rate(scope, current, month)
+    await tx.executemany(kept.update, [
+        {"month": month, "scope": c.scope, "game": c.game, "user_id": c.user_id,
+         "mu": c.after.mu, "sigma": c.after.sigma, "played": c.after.played,
+         "wins": c.after.wins}
         for c in changes
     ])
-    await _insert_changes(tx, changes)
-    # taken after the locks: matches sharing a player are numbered in the order
-    # they were rated, so rerate (by seq) applies them in that order too
-    await tx.execute(_NUMBER_RESULTS, session=match.session)
+    return changes
 
 
 async def _insert_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
@@ -224,7 +282,8 @@ def stored_matches(
         rated.setdefault(row[0], []).append(row[1])
     return [
         StoredMatch(row[0], row[1], row[2], row[3], result_of(row[4]),
-                    tuple(seats.get(row[0], [])), tuple(rated.get(row[0], [])))
+                    tuple(seats.get(row[0], [])), tuple(rated.get(row[0], [])),
+                    float(row[6] or 0.0))
         for row in sessions
     ]
 

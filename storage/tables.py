@@ -36,6 +36,7 @@ _LEFT_OUT_COLUMNS = frozenset({"lease_owner", "lease_until"})
 _ORDER = (
     "sessions", "seats", "moves", "messages", "results", "users", "chats", "invites",
     "ratings", "rating_changes", "hint_uses", "daily_deals", "daily_plays", "daily_posts",
+    "season_ratings", "season_posts",
 )
 
 

@@ -270,6 +270,18 @@ def args_of(context: KolodaContext) -> list[str]:
     return list(context.args or [])
 
 
+#: The word after /top or /score that asks for this month's season (either language).
+SEASON_WORDS = frozenset({"season", "сезон"})
+
+
+def season_argument(args: list[str]) -> tuple[bool, list[str]]:
+    """Whether a command's arguments ask for the season (``/top season king``), and the
+    arguments after that word."""
+    if args and args[0].lower() in SEASON_WORDS:
+        return True, args[1:]
+    return False, args
+
+
 def _answered(message: Message | None) -> bool:
     """True for a message some handler answers: a command, or a reply."""
     if message is None:

@@ -60,10 +60,14 @@ class NoSuchGame(Exception):
     """A command named a game we do not know (its menu was sent instead)."""
 
 
-def game_argument(kol: Koloda, context: KolodaContext, chat_id: int, lang: str) -> str | None:
-    """The game a command names (``/score king``), None if it names none; if it names
-    one we do not know, the game menu is sent and :class:`NoSuchGame` raised."""
-    args = args_of(context)
+def game_argument(
+    kol: Koloda, context: KolodaContext, chat_id: int, lang: str,
+    args: list[str] | None = None,
+) -> str | None:
+    """The game a command names (``/score king``; ``args``: the words that may name it,
+    default all), None if it names none; if it names one we do not know, the game menu
+    is sent and :class:`NoSuchGame` raised."""
+    args = args_of(context) if args is None else args
     if not args:
         return None
     game_id = find_game(" ".join(args))

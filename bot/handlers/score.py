@@ -1,4 +1,5 @@
-"""The tally and the rules: /score, /rules, and the "Show score" button (/stats: ratings)."""
+"""The tally and the rules: /score (/score season: this month's), /rules, and the "Show
+score" button (/stats: ratings)."""
 
 from __future__ import annotations
 
@@ -13,32 +14,38 @@ from bot.handlers.common import (
     button,
     chat_lang,
     is_private,
+    season_argument,
     topic,
 )
 from bot.handlers.lobby import NoSuchGame, find_game, game_argument
 from bot.i18n import t
 from bot.render.common import Screen, game_name
 from bot.render.result import render_rules, render_rules_menu, render_tally
+from bot.render.seasons import month_text
 from games import REGISTRY
 from sessions import Refusal, Session
 
 
 async def cmd_score(update: Update, context: KolodaContext) -> None:
-    """/score [game]: this chat's tally, best first."""
+    """/score [game]: this chat's tally, best first; /score season [game]: this month's."""
     kol = context.koloda
     lang = chat_lang()
     chat = update.effective_chat
     assert chat is not None
+    season, args = season_argument(args_of(context))
     try:
-        game_id = game_argument(kol, context, chat.id, lang)
+        game_id = game_argument(kol, context, chat.id, lang, args)
     except NoSuchGame:
         return
-    rows = await kol.manager.chat_tally(chat.id, game_id)
-    title = (
-        t(lang, "tally-title-game", game=game_name(game_id, lang))
-        if game_id
-        else t(lang, "tally-title")
-    )
+    key = "tally-title-game" if game_id else "tally-title"
+    game = game_name(game_id, lang) if game_id else ""
+    if season:
+        rows = await kol.manager.season_tally(chat.id, game_id)
+        month = month_text(kol.manager.this_month(), lang)
+        title = t(lang, key + "-season", game=game, month=month)
+    else:
+        rows = await kol.manager.chat_tally(chat.id, game_id)
+        title = t(lang, key, game=game)
     kol.presenter.reply(chat.id, render_tally(title, rows, lang, "name" if game_id else "both"))
 
 

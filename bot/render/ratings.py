@@ -42,13 +42,21 @@ def rating_change_lines(
     return [t(lang, "result-ratings"), *lines] if lines else []
 
 
-def render_top(rows: Sequence[RatingRow], scope: int, game_id: str | None, lang: str) -> Screen:
-    """/top [game]: a chat's leaderboard (or the overall one), best first per game."""
+def render_top(
+    rows: Sequence[RatingRow], scope: int, game_id: str | None, lang: str,
+    season: str | None = None,
+) -> Screen:
+    """/top [game]: a chat's leaderboard (or the overall one), best first per game;
+    with ``season`` (the month, as :func:`bot.render.seasons.month_text` shows it), that
+    season's (/top season [game])."""
     where = "overall" if scope == OVERALL else "chat"
-    if game_id is None:
-        lines = [t(lang, f"top-title-{where}"), ""]
+    key = f"top-title-{where}" + ("-game" if game_id is not None else "")
+    game = esc(game_name(game_id, lang)) if game_id is not None else ""
+    if season is None:
+        lines = [t(lang, key, game=game), ""]
     else:
-        lines = [t(lang, f"top-title-{where}-game", game=esc(game_name(game_id, lang))), ""]
+        lines = [t(lang, key + "-season", game=game, month=season),
+                 t(lang, "top-season-note"), ""]
     if not rows:
         lines.append(t(lang, "top-empty"))
     most = TOP_ONE_GAME if game_id is not None else TOP_EACH_GAME

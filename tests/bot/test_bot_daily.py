@@ -12,7 +12,6 @@ import pytest
 
 from bot.daily import DailyBoards
 from bot.present import Presenter
-from bot.render.common import Screen
 from games.verify import short_hash
 from sessions import Session, SessionManager
 from sessions.daily import DAY, day_of
@@ -21,6 +20,7 @@ from storage.records import SessionRecord
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
+from tests.support.posts import RecordedPosts
 
 
 async def finish(
@@ -150,26 +150,10 @@ async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
 # ---------------------------------------------------------------- closing the boards
 
 
-class Posts:
-    """A presenter that records the posts (the one-off messages) it is handed."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[int, Screen]] = []
-
-    def reply(self, chat_id: int, shown: Screen, thread: int | None = None) -> None:
-        self.sent.append((chat_id, shown))
-
-    async def chat_language(self, chat_id: int) -> str:
-        return "en"
-
-    async def user_language(self, user_id: int) -> str:
-        return "en"
-
-
 GROUP, OTHER, QUIET = -1001, -1002, -1003
 
 
-def boards(manager: SessionManager, posts: Posts) -> DailyBoards:
+def boards(manager: SessionManager, posts: RecordedPosts) -> DailyBoards:
     return DailyBoards(manager, posts)  # type: ignore[arg-type]
 
 
@@ -192,16 +176,16 @@ def clock() -> FakeClock:
 async def test_the_boards_close_once_across_a_restart(tmp_path: Path, clock: FakeClock) -> None:
     url = f"sqlite:///{tmp_path / 'daily.sqlite3'}"
     manager = await SessionManager.open(url, FirstLegal(), clock)
-    posts = Posts()
+    posts = RecordedPosts()
     await a_day_played(manager)
-    assert await boards(manager, posts).close_boards() == 0  # the day is not over
+    assert await boards(manager, posts).close() == 0  # the day is not over
     clock.advance(DAY)
-    assert await boards(manager, posts).close_boards() == 2
+    assert await boards(manager, posts).close() == 2
     await manager.close()
     manager = await SessionManager.open(url, FirstLegal(), clock)  # a restart
-    assert await boards(manager, posts).close_boards() == 0
+    assert await boards(manager, posts).close() == 0
     clock.advance(DAY)  # the next day: yesterday's boards are not posted again
-    assert await boards(manager, posts).close_boards() == 0
+    assert await boards(manager, posts).close() == 0
     await manager.close()
     assert sorted(chat for chat, _ in posts.sent) == sorted([GROUP, OTHER])
     text = dict(posts.sent)[GROUP].text
@@ -213,14 +197,14 @@ async def test_the_boards_close_once_with_two_workers(
 ) -> None:
     workers = [await SessionManager.open(pg_database, FirstLegal(), clock, shared=True)
                for _ in range(2)]
-    posts = [Posts(), Posts()]
+    posts = [RecordedPosts(), RecordedPosts()]
     try:
         await a_day_played(workers[0])
         clock.advance(DAY)
-        sent = await asyncio.gather(*(boards(w, p).close_boards()
+        sent = await asyncio.gather(*(boards(w, p).close()
                                       for w, p in zip(workers, posts, strict=True)))
         assert sum(sent) == 2
-        assert sum([await boards(w, p).close_boards()
+        assert sum([await boards(w, p).close()
                     for w, p in zip(workers, posts, strict=True)]) == 0
     finally:
         for worker in workers:

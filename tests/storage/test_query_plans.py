@@ -1,4 +1,5 @@
-"""Every query of a press, /start, /top and /stats uses an index, on both backends.
+"""Every query of a press, /start, /top (and /top season, /score season) and /stats uses
+an index, on both backends.
 
 The database holds a long history (thousands of finished matches with their
 seats, moves, results and ratings; analysed, so the planners know). The bot
@@ -15,6 +16,7 @@ import json
 import random
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +26,7 @@ import asyncpg
 import pytest
 
 from bot.context import KolodaApp
+from sessions.months import month_of
 from storage import open_store
 from storage.postgres import PostgresStore, _init_connection
 from storage.sqlite import SqliteStore
@@ -32,7 +35,8 @@ from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness, start_harness
 
 #: Tables whose size grows with every match ever played.
-GROWING = ("sessions", "seats", "moves", "results", "ratings", "rating_changes")
+GROWING = ("sessions", "seats", "moves", "results", "ratings", "rating_changes",
+           "season_ratings")
 MATCHES = 3000
 PLAYERS = 600
 CHATS = 40
@@ -95,6 +99,11 @@ async def _history(chats: list[int], known: list[int]) -> AsyncIterator[tuple[Ta
         if scope == 0 or user in known or rng.random() < 0.05
     ]
     yield _table("ratings"), ratings
+    # the seasons around this one (the bot's clock is the wall clock here)
+    now = month_of(time.time())
+    yield _table("season_ratings"), [
+        (month, *rating) for month in range(now - 3, now + 2) for rating in ratings
+    ]
 
 
 async def fill(url: str, chats: list[int], known: list[int]) -> None:
@@ -284,6 +293,14 @@ async def test_a_press_start_top_and_stats_use_indexes(
         assert await scans(history_url, recorder) == [], "/stats"
         top = fake.last_message(group.id)
         assert top is not None and "P" in top.text  # the history is there to rank
+        for chat, asked in ((group.id, "/top season"), (group.id, "/top season king"),
+                            (fake.private(alice).id, "/top season"),
+                            (group.id, "/score season"), (group.id, "/score season king")):
+            with recorder.recording():
+                await harness.command(alice, chat, asked)
+            assert await scans(history_url, recorder) == [], asked
+        season = fake.last_message(group.id)
+        assert season is not None and "season" in season.text
         for chat, asked in ((group.id, "/daily top eleven"), (group.id, "/daily top"),
                             (fake.private(alice).id, "/daily top")):
             with recorder.recording():

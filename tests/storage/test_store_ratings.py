@@ -55,7 +55,7 @@ async def finish(
     results = [ResultRecord(seat.user_id, n, n in winners, scores[n], at)
                for n, seat in enumerate(seats) if seat.user_id is not None]
     match = rated_match(record.id, game, kind, chat_id, result,
-                        [(s.user_id, s.level) for s in seats], [r.user_id for r in results])
+                        [(s.user_id, s.level) for s in seats], [r.user_id for r in results], at)
     assert match is not None
     await store.save_session(done, 1, results=results, rated=match)
     return record.id, match
@@ -139,7 +139,7 @@ async def test_a_stale_save_rates_nothing(store: Store) -> None:
     await store.save_session(replace(record, version=2), 1)
     result = {"scores": [1, 2, 3], "winners": [2]}
     match = rated_match(record.id, "eleven", "group", CHAT, result,
-                        [(s.user_id, s.level) for s in SEATS], [ANN, BOB])
+                        [(s.user_id, s.level) for s in SEATS], [ANN, BOB], T0)
     with pytest.raises(StaleVersion):
         await store.save_session(replace(record, version=3, status="finished", result=result),
                                  1, results=[ResultRecord(ANN, 0, False, 1)], rated=match)
@@ -161,7 +161,7 @@ async def test_matches_finishing_at_once_both_count(store: Store) -> None:
 
 def test_ties_rate_as_ties_and_computers_keep_their_ratings() -> None:
     match = rated_match(1, "oh_hell", "group", CHAT, {"scores": [20, 20, 5], "winners": [0, 1]},
-                        [(ANN, None), (BOB, None), (None, "normal")], [ANN, BOB])
+                        [(ANN, None), (BOB, None), (None, "normal")], [ANN, BOB], T0)
     assert match is not None
     assert [s.place for s in match.seats] == [0, 0, 2]
     ann, bob = rate(match, OVERALL, {})

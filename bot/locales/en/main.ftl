@@ -183,9 +183,9 @@ help =
     /leave — leave the table (a computer takes your seat during play)
     /hand — show your hand
     /table — post the table message again
-    /score [game] — this chat's score
+    /score [game] — this chat's score; /score season [game] — this month's
     /stats — your own games and ratings
-    /top [game] — the leaderboard (this chat; all chats in private)
+    /top [game] — the leaderboard (this chat; all chats in private); /top season [game] — this month's
     /history — the last finished matches here, with their records
     /rules [game] — the rules
     /settings — table settings and language
@@ -551,3 +551,33 @@ refusal-compare_not_daily = ⚖️ Only a daily deal can be compared with other 
 refusal-compare_players_only = ⚖️ Only the player of that daily deal can compare it.
 refusal-compare_not_finished = ⚖️ Finish your daily deal first, then compare it.
 refusal-compare_busy = ⚖️ A review or comparison of yours is still running — wait for it first.
+
+## Seasons (ratings and the tally per calendar month, UTC)
+
+season-month = { $month ->
+        [1] January
+        [2] February
+        [3] March
+        [4] April
+        [5] May
+        [6] June
+        [7] July
+        [8] August
+        [9] September
+        [10] October
+        [11] November
+       *[12] December
+    } { $year }
+top-title-chat-season = 🏆 Season { $month } in this chat
+top-title-chat-game-season = 🏆 Season { $month } in this chat: { $game }
+top-title-overall-season = 🏆 Season { $month } of all chats
+top-title-overall-game-season = 🏆 Season { $month } of all chats: { $game }
+top-season-note = Everyone starts the month at 1,500. The season ends at midnight UTC on its last day.
+tally-title-season = 📊 Score in this chat · season { $month }
+tally-title-game-season = 📊 Score in this chat · season { $month }: { $game }
+season-post-title = 🏆 <b>Season { $month }</b> is over. This group's champions:
+season-post-row = { $game }: 🥇 { $names } — { $rating } ({ $players ->
+    [one] { $players } player
+   *[other] { $players } players
+    })
+season-post-next = A new season has begun: /top season

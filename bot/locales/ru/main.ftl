@@ -188,9 +188,9 @@ help =
     /leave — встать из-за стола (в игре вас заменит компьютер)
     /hand — показать ваши карты
     /table — показать стол заново
-    /score [игра] — счёт этого чата
+    /score [игра] — счёт этого чата; /score season [игра] — за этот месяц
     /stats — ваши игры и рейтинг
-    /top [игра] — рейтинг игроков (этого чата; в личном чате — всех)
+    /top [игра] — рейтинг игроков (этого чата; в личном чате — всех); /top season [игра] — за этот месяц
     /history — последние законченные партии здесь и их записи
     /rules [игра] — правила
     /settings — настройки стола и язык
@@ -562,3 +562,34 @@ refusal-compare_not_daily = ⚖️ Сравнивать с другими игр
 refusal-compare_players_only = ⚖️ Сравнить сдачу дня может только тот, кто её сыграл.
 refusal-compare_not_finished = ⚖️ Сначала доиграйте сдачу дня, потом сравнивайте.
 refusal-compare_busy = ⚖️ Ваш разбор или сравнение ещё идёт — дождитесь его.
+
+## Seasons (ratings and the tally per calendar month, UTC)
+
+season-month = { $month ->
+        [1] январь
+        [2] февраль
+        [3] март
+        [4] апрель
+        [5] май
+        [6] июнь
+        [7] июль
+        [8] август
+        [9] сентябрь
+        [10] октябрь
+        [11] ноябрь
+       *[12] декабрь
+    } { $year }
+top-title-chat-season = 🏆 Рейтинг этого чата · сезон: { $month }
+top-title-chat-game-season = 🏆 Рейтинг этого чата · сезон: { $month } · { $game }
+top-title-overall-season = 🏆 Рейтинг по всем чатам · сезон: { $month }
+top-title-overall-game-season = 🏆 Рейтинг по всем чатам · сезон: { $month } · { $game }
+top-season-note = В начале месяца у всех 1 500. Сезон заканчивается в полночь UTC в последний день месяца.
+tally-title-season = 📊 Счёт этого чата · сезон: { $month }
+tally-title-game-season = 📊 Счёт этого чата · сезон: { $month } · { $game }
+season-post-title = 🏆 <b>Сезон закончился: { $month }</b>. Чемпионы этой группы:
+season-post-row = { $game }: 🥇 { $names } — { $rating } ({ $players ->
+    [one] { $players } игрок
+    [few] { $players } игрока
+   *[many] { $players } игроков
+    })
+season-post-next = Начался новый сезон: /top season
