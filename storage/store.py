@@ -14,13 +14,16 @@ from typing import Any
 
 from storage.sql import Backend, Row, Sql
 from storage.store_daily import SqlDaily
-from storage.store_messages import SqlMessages, SqlPreferences, SqlSendBudget
+from storage.store_messages import SqlLiveness, SqlMessages, SqlPreferences, SqlSendBudget
 from storage.store_ratings import SqlTallies
 from storage.store_sessions import SqlSessions
 from storage.tables import TABLES, Batch, NotEmpty, Table
 
 
-class SqlStore(SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlTallies, SqlDaily):
+class SqlStore(
+    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlLiveness, SqlTallies,
+    SqlDaily,
+):
     """Koloda's store over one backend (see :class:`storage.protocol.Store`)."""
 
     def __init__(self, backend: Backend) -> None:
