@@ -322,18 +322,22 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
 
 
 def write_trace(path: Path, fake: FakeTelegram, run: Run) -> None:
-    """Every Bot API call but getUpdates, for reading a slow turn (``--trace``)."""
+    """Every Bot API call but getUpdates, with the worker that made it, for reading a
+    slow turn (``--trace``)."""
     began = fake.calls[0].at if fake.calls else 0.0
     wall = time.time() - time.monotonic()  # the fake stamps calls on the monotonic clock
     with path.open("w") as out:
         for at in run.kills:
             out.write(f"{at - wall - began:8.2f} SIGKILL\n")
+        for at in run.restarts:
+            out.write(f"{at - wall - began:8.2f} w0 up again\n")
         for call in fake.calls:
             who = call.params.get("receiver_user_id") or (
                 call.params.get("ephemeral_message_parameters") or {}).get("receiver_user_id", "")
             moves = sorted({_version(d) for d in _moves(call.params.get("reply_markup"), 1)})
             state = "ok" if call.ok else f"ERR {call.error}"
-            out.write(f"{call.at - began:8.2f} {call.method} chat={call.chat_id} {who} "
+            maker = run.maker(Shown(call.at + wall, frozenset(), call.method))
+            out.write(f"{call.at - began:8.2f} {maker} {call.method} chat={call.chat_id} {who} "
                       f"moves={moves} {state}\n")
 
 

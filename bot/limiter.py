@@ -314,18 +314,18 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 if self._reserve is None:
                     while (wait := self._next_in_chat.get(chat_id, 0.0) - self.clock.now()) > 0:
                         await self.clock.sleep(wait)
-                now = self.clock.now()
-                turn = lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn
-                if turn.done():  # its caller was cancelled
-                    continue
-                if self._reserve is not None:
+                else:  # the slot is booked in the shared budget, and handed out once it opens
                     await self._sleep_until(
                         await self._reserve(chat_id, pace.interval, self.clock.wall())
                     )
-                else:
-                    self._next_in_chat[chat_id] = self.clock.now() + pace.interval
-                if not turn.done():
-                    turn.set_result(None)
+                lane.queue = [w for w in lane.queue if not w.turn.done()]  # callers cancelled
+                if not lane.queue:
+                    break
+                now = self.clock.now()
+                turn = lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn
+                if self._reserve is None:
+                    self._next_in_chat[chat_id] = now + pace.interval
+                turn.set_result(None)
         finally:
             if self._lanes.get(chat_id) is lane and not lane.queue:
                 del self._lanes[chat_id]
