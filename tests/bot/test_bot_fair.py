@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.delivery import REPEAT, REQUEST, Delivery, Request
-from bot.limiter import NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import LATER, NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
 from bot.render.common import screen
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock, settled
@@ -152,6 +152,35 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     assert [round(at - start, 6) for _, at in left] == [
         round(n * pace.interval, 6) for n in range(1, 5)
     ]
+
+
+async def test_a_shared_chat_slot_goes_to_the_most_urgent_request_when_it_opens() -> None:
+    """With a budget shared by several workers (slots booked in the store), a chat's
+    next slot opens 3 s on; a hand losing its buttons asks first, then the table: the
+    table goes in that slot and the hand in the next, as with one worker."""
+    clock = FakeClock()
+    pace = Pace(1, 3.0, margin=1.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    slots = {-1: clock.wall() + 3.0}  # the store's next free slot of the group
+
+    async def reserve(key: int, interval: float, now: float) -> float:
+        at = max(slots.get(key, now), now)
+        slots[key] = at + interval
+        return at
+
+    limiter.share(reserve)
+    left: list[tuple[str, float]] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(-1, priority)
+        left.append((name, clock.now()))
+
+    start = clock.now()
+    hand = asyncio.ensure_future(go("hand", LATER))
+    await settled()
+    await clock.advance(0.5)
+    await clock.run(asyncio.gather(hand, go("table", URGENT)))
+    assert [(name, round(at - start, 6)) for name, at in left] == [("table", 3.0), ("hand", 6.0)]
 
 
 async def test_a_table_busy_every_slot_is_never_passed_over_for_replies() -> None:
