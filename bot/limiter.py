@@ -12,8 +12,8 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   most urgent takes it (a table's screen before a command's reply: a chat
   flooded with commands still sees its table move); a request that has waited two
   intervals (a reply) takes the slot from the screens ahead of it only while
-  none of them has waited more than half an interval, so a screen passed over
-  still goes within one and a half intervals (~4.7 s in a group), and replies go
+  none of them has waited more than a third of an interval, so a screen passed
+  over still goes within 4/3 of an interval (~4.2 s in a group), and replies go
   whenever the chat's screens leave such a gap;
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
@@ -133,8 +133,9 @@ class Limits:
 #: slot from the requests ahead of it (a reply behind a table's screens) ...
 AGED = 2
 #: ... if none of them has waited more than this share of an interval: each then still
-#: goes within ``1 + FRESH`` intervals of asking (a group's table edit within ~4.7 s).
-FRESH = 0.5
+#: goes within ``1 + FRESH`` intervals of asking: a group's table edit within ~4.2 s, so a
+#: move shows within 5 s with the time to commit it and the bot's overall pace to spare.
+FRESH = 1 / 3
 
 #: A chat asked for screens, or the bot for requests, at this share of its pace or
 #: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
