@@ -12,36 +12,15 @@ to the same clock; what is asserted is the order in which the edits reach the fa
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 from bot.limiter import Limits, Pace
-from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits, StoredMessage
+from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits
 from tests.support.harness import start_harness
+from tests.support.helpers_sessions import FirstLegal
+from tests.support.tables import ephemeral_hand, moves
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 SCALE = 30.0  # the fake's clock runs this many times faster than Telegram's
-
-
-class FirstLegal:
-    """The computer players (none sit here): the first legal action."""
-
-    async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
-        return str(view["legal"][0])
-
-
-def moves(message: StoredMessage) -> list[str]:
-    """The callback data of the move buttons on a message."""
-    return [b["callback_data"] for b in message.buttons()
-            if MOVE.match(b.get("callback_data") or "")]
-
-
-def ephemeral_hand(fake: FakeTelegram, chat_id: int, user: FakeUser) -> StoredMessage:
-    """The newest ephemeral message ``user`` sees in the group."""
-    mine = [m for m in fake.chat_messages(chat_id, ephemeral=True) if m.ephemeral_for == user.id]
-    assert mine, "no ephemeral hand"
-    return mine[-1]
 
 
 def ephemeral_edit_for(call: Call, user: FakeUser) -> bool:
