@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aiohttp import ClientSession, web
+
 ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
@@ -91,6 +93,7 @@ class Shown:
 
     at: float  # wall clock, as the move log's times
     versions: frozenset[int]
+    method: str = ""
 
 
 @dataclass
@@ -103,6 +106,12 @@ class Run:
     from_private: int = 0
     presses: int = 0
     ended: float = 0.0
+    began: float = 0.0  # wall clock of the first move of play
+    restarts: list[float] = field(default_factory=list)  # the victim healthy again
+    #: (wall clock the request left, came back, worker, Bot API method): who made each call
+    made: list[tuple[float, float, str, str]] = field(default_factory=list)
+    #: (wall clock, worker, line) of the workers' INFO lines about redrawing
+    redraws: list[tuple[float, str, str]] = field(default_factory=list)
 
     def on_call(self, call: Call) -> None:
         """Listener of the fake server: every ephemeral hand's buttons as they change."""
@@ -115,7 +124,13 @@ class Run:
         else:
             return
         versions = frozenset(_version(d) for d in _moves(call.params.get("reply_markup"), 1))
-        self.shown[receiver].append(Shown(time.time(), versions))
+        self.shown[receiver].append(Shown(time.time(), versions, call.method))
+
+    def maker(self, shown: Shown) -> str:
+        """The worker whose request put ``shown`` on the hand (its Bot API call spans it)."""
+        spans = [(gone, worker) for gone, back, worker, method in self.made
+                 if method == shown.method and gone <= shown.at <= back]
+        return min(spans)[1] if spans else "?"
 
 
 class Human:
@@ -163,6 +178,63 @@ class Human:
             self.run.presses += 1
 
 
+class Tagger:
+    """Between one worker and the fake Bot API: notes which worker made each call (in
+    ``run.made``), so a late turn says who drew it."""
+
+    def __init__(self, upstream: str, name: str, run: Run) -> None:
+        self.upstream, self.name, self.run = upstream.rsplit("/", 1)[0], name, run
+        self.runner: web.AppRunner | None = None
+        self.client: ClientSession | None = None
+        self.url = ""
+
+    async def start(self) -> None:
+        """Listen on a free port; ``url`` is the TELEGRAM_API_URL its worker uses."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{path:.*}", self.forward)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.client = ClientSession()
+        self.url = f"http://127.0.0.1:{port}/bot"
+
+    async def forward(self, request: web.Request) -> web.Response:
+        """Pass the call on, note who made it and when."""
+        assert self.client is not None
+        body, gone = await request.read(), time.time()
+        headers = {k: v for k, v in request.headers.items() if k.lower() == "content-type"}
+        async with self.client.request(request.method, self.upstream + request.path_qs,
+                                       data=body, headers=headers) as answer:
+            payload, status = await answer.read(), answer.status
+            kind = answer.headers.get("Content-Type", "application/json")
+        self.run.made.append((gone, time.time(), self.name, request.path.rsplit("/", 1)[-1]))
+        return web.Response(body=payload, status=status, headers={"Content-Type": kind})
+
+    async def stop(self) -> None:
+        """Stop listening."""
+        if self.client is not None:
+            await self.client.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+
+#: The workers' INFO lines that say a message was drawn again, and why.
+REDRAWN = re.compile(r"stayed behind|were behind|drawing|koloda is up|dead")
+
+
+def redraw_lines(log: Path, worker: str) -> list[tuple[float, str, str]]:
+    """(wall clock, worker, line) of a worker's log lines about drawing again."""
+    found = []
+    for line in log.read_text(errors="replace").splitlines():
+        if REDRAWN.search(line) and line[:4].isdigit():
+            stamp, millis = line[:19], int(line[20:23])
+            at = time.mktime(time.strptime(stamp, "%Y-%m-%d %H:%M:%S")) + millis / 1000
+            found.append((at, worker, line[24:].strip()))
+    return found
+
+
 async def open_match(fake: FakeTelegram, humans: list[FakeUser], group: Any) -> None:
     """/start in private, /new king in the group, Bob joins, two computers, deal."""
     alice, bob = humans
@@ -193,6 +265,7 @@ async def kill_schedule(victim: WebhookWorker, run: Run, window: float, kills: i
         run.kills.append(time.time())
         await asyncio.sleep(rng.uniform(1.0, 5.0))
         await victim.start()
+        run.restarts.append(time.time())
 
 
 async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: str,
@@ -207,8 +280,13 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
            "WEBHOOK_SECRET": SECRET, "KOLODA_FLOOD_LIMITS": "on"}
     if args.lease:
         env["KOLODA_LEASE_SECONDS"] = str(args.lease)
-    log = folder / f"workers-{number}.log"
-    pool = [WebhookWorker(fake, env, log) for _ in range(workers)]
+    env["LOG_LEVEL"] = "INFO"  # the lines about drawing again (REDRAWN)
+    logs = [folder / f"workers-{number}-w{n}.log" for n in range(workers)]
+    taggers = [Tagger(fake.api_url, f"w{n}", run) for n in range(workers)]
+    for tagger in taggers:
+        await tagger.start()
+    pool = [WebhookWorker(fake, {**env, "TELEGRAM_API_URL": tagger.url}, log)
+            for tagger, log in zip(taggers, logs, strict=True)]
     rng = random.Random(f"{args.seed}:{workers}:{kills}")
     humans = [fake.user("Alice"), fake.user("Bob")]
     group = fake.group("Kills")
@@ -219,6 +297,7 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
         table = fake.last_message(group.id)
         assert table is not None
         stop_at = time.monotonic() + args.seconds
+        run.began = time.time()
         players = [Human(fake, u, group, run, random.Random(rng.random()), args.think)
                    for u in humans]
         tasks = [asyncio.create_task(p.play(stop_at, lambda: "game over" in table.text))
@@ -231,8 +310,11 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
     finally:
         await asyncio.gather(*(w.stop() for w in pool))
         await fake.stop()
-    errors = sum(1 for line in log.read_text(errors="replace").splitlines()
+        for tagger in taggers:
+            await tagger.stop()
+    errors = sum(1 for log in logs for line in log.read_text(errors="replace").splitlines()
                  if " ERROR " in line or line.startswith("Traceback"))
+    run.redraws = sorted(r for n, log in enumerate(logs) for r in redraw_lines(log, f"w{n}"))
     turns = await turns_of(url, run, humans)
     if args.trace:
         write_trace(Path(f"{args.trace}.{number}"), fake, run)
@@ -240,18 +322,22 @@ async def one_run(workers: int, kills: int, args: argparse.Namespace, pg_url: st
 
 
 def write_trace(path: Path, fake: FakeTelegram, run: Run) -> None:
-    """Every Bot API call but getUpdates, for reading a slow turn (``--trace``)."""
+    """Every Bot API call but getUpdates, with the worker that made it, for reading a
+    slow turn (``--trace``)."""
     began = fake.calls[0].at if fake.calls else 0.0
     wall = time.time() - time.monotonic()  # the fake stamps calls on the monotonic clock
     with path.open("w") as out:
         for at in run.kills:
             out.write(f"{at - wall - began:8.2f} SIGKILL\n")
+        for at in run.restarts:
+            out.write(f"{at - wall - began:8.2f} w0 up again\n")
         for call in fake.calls:
             who = call.params.get("receiver_user_id") or (
                 call.params.get("ephemeral_message_parameters") or {}).get("receiver_user_id", "")
             moves = sorted({_version(d) for d in _moves(call.params.get("reply_markup"), 1)})
             state = "ok" if call.ok else f"ERR {call.error}"
-            out.write(f"{call.at - began:8.2f} {call.method} chat={call.chat_id} {who} "
+            maker = run.maker(Shown(call.at + wall, frozenset(), call.method))
+            out.write(f"{call.at - began:8.2f} {maker} {call.method} chat={call.chat_id} {who} "
                       f"moves={moves} {state}\n")
 
 
@@ -281,7 +367,8 @@ async def turns_of(url: str, run: Run, humans: list[FakeUser]) -> list[Turn]:
             spans.append((user, before.time, before.version, move.version, move.time))
     user = owner.get(session.to_move) if session.to_move is not None else None
     pending = session.status == "running" and user in ids and log
-    if pending and log[-1].version is not None and run.ended - log[-1].time >= REACH:
+    late = bool(log) and run.ended - log[-1].time >= REACH
+    if pending and late and user is not None and log[-1].version is not None:
         spans.append((user, log[-1].time, log[-1].version, session.version, run.ended))
     turns = []
     for user, start, low, high, end in spans:
@@ -305,7 +392,10 @@ def report(run: Run, turns: list[Turn], errors: int) -> str:
 
 
 def slow_turns(run: Run, turns: list[Turn]) -> list[str]:
-    """The turns over the target, with how long after the last kill they started."""
+    """The turns over the target, each with its story: when it began (the commit of the
+    move before it), the kills and restarts near it, which worker first put its buttons
+    on the hand, and the workers' lines about drawing again meanwhile; seconds from the
+    start of play."""
     lines = []
     for turn in turns:
         if turn.delay is not None and turn.delay <= REACH:
@@ -318,7 +408,27 @@ def slow_turns(run: Run, turns: list[Turn]) -> list[str]:
                 since = f"a kill {kill - turn.started:.1f} s into the turn"
         shown = "never" if turn.delay is None else f"{turn.delay:.1f} s"
         lines.append(f"  user {turn.user}: {shown} ({since})")
+        end = turn.started + (turn.delay if turn.delay is not None else 2 * FALLBACK)
+        lines.append("    " + story(run, turn, end))
+        lines += [f"    {at - run.began:7.1f} {worker}: {line}" for at, worker, line in run.redraws
+                  if turn.started - REACH <= at <= end]
     return lines
+
+
+def story(run: Run, turn: Turn, end: float) -> str:
+    """When a late turn began, the kills and restarts around it, and who reached it."""
+    def rel(at: float) -> str:
+        return f"{at - run.began:.1f}"
+
+    near = [(at, "kill") for at in run.kills] + [(at, "w0 up again") for at in run.restarts]
+    events = [f"{what} {rel(at)}" for at, what in sorted(near)
+              if turn.started - 2 * REACH <= at <= end]
+    reached = ""
+    if turn.delay is not None:
+        at = turn.started + turn.delay
+        first = next((s for s in run.shown[turn.user] if abs(s.at - at) < 1e-6), None)
+        reached = f"; reached {rel(at)} by {run.maker(first) if first else '?'}"
+    return f"began {rel(turn.started)}; " + ", ".join(events or ["no kill"]) + reached
 
 
 HEADER = (

@@ -11,13 +11,21 @@ scheduled by a worker that died (its lease on the work runs out, then
 piece of work to one worker).
 
 It also draws what a dead worker left undelivered: a session with a message
-behind what is stored. A message is normally behind for a moment (its worker
-waits for the chat's flood limit), so only one that stays behind, with the same
-shown and wanted versions, from one look to the next (a lease period apart) is
-drawn again here: nobody delivered anything to it meanwhile. If its worker is
-alive but slow, it finds the message drawn when its turn comes and sends
-nothing: each send or edit takes the message's delivery lease and reads what
-the message shows first (``Delivery``).
+behind what is stored. A message is normally behind for a while (its worker
+waits for the chat's flood limit, or lets a hand wait for its player's next
+turn), and the worker that committed a change delivers it; so a message behind
+is drawn here only
+
+- at once when a worker has died: each worker beats in the store at every look
+  (``Store.beat``), and one silent for :data:`SILENT` seconds is found dead by one
+  of the others, which then draws every message behind (a turn the dead worker
+  committed reaches its player within seconds, not after two looks);
+- or when it stays behind, with the same shown and wanted versions, from one look
+  to the next (a lease period apart): nobody delivered anything to it meanwhile.
+
+If the message's worker is alive but slow, it finds the message drawn when its
+turn comes and sends nothing: each send or edit takes the message's delivery
+lease and reads what the message shows first (``Delivery``).
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ EVERY = 1.0
 #: Seconds a message must stay behind, with the same shown and wanted versions, to be drawn
 #: again by whichever worker sees it.
 STUCK = 10.0
+#: Seconds without a beat after which a worker is taken for dead (it beats every
+#: :data:`EVERY`: a few looks missed, not one slow one).
+SILENT = 4.0
 
 
 class Cluster(Periodic):
@@ -49,12 +60,14 @@ class Cluster(Periodic):
         every: float = EVERY,
         stuck: float = STUCK,
         clock: Clock | None = None,
+        silent: float = SILENT,
     ) -> None:
         self.manager = manager
         self.clock = clock or LoopClock()
         self.presenter = presenter
         self.every = every
         self.stuck = stuck
+        self.silent = silent
         self._behind: dict[int, frozenset[tuple[str, int, int]]] = {}
 
     async def _run(self) -> None:
@@ -63,8 +76,13 @@ class Cluster(Periodic):
         while True:
             await self.clock.sleep(self.every)
             try:
+                dead = await self.manager.beat(self.clock.wall(), self.silent)
                 await self.manager.run_due_work()
-                if self.clock.now() - last_look >= self.stuck:
+                if dead:
+                    log.info("worker %s stopped beating; drawing what is behind", ", ".join(dead))
+                    last_look = self.clock.now()
+                    await self.redraw_behind()
+                elif self.clock.now() - last_look >= self.stuck:
                     last_look = self.clock.now()
                     await self.redraw_stuck()
                 out = False
@@ -77,6 +95,14 @@ class Cluster(Periodic):
 
     async def redraw_stuck(self) -> int:
         """Draw the sessions whose messages stayed behind since the last look; how many."""
+        return await self._redraw(stuck=True)
+
+    async def redraw_behind(self) -> int:
+        """Draw every session with a message behind now (a worker died with them in
+        hand); how many."""
+        return await self._redraw(stuck=False)
+
+    async def _redraw(self, *, stuck: bool) -> int:
         seen: dict[int, frozenset[tuple[str, int, int]]] = {}
         drawn = 0
         async for session, refs in self.manager.behind():
@@ -84,8 +110,8 @@ class Cluster(Periodic):
                 (r.purpose, r.shown, r.wanted) for r in refs if r.shown < r.wanted
             )
             seen[session.id] = behind
-            if behind and self._behind.get(session.id) == behind:
-                log.info("session %s stayed behind; drawing it here", session.id)
+            if behind and (not stuck or self._behind.get(session.id) == behind):
+                log.info("session %s is behind; drawing it here", session.id)
                 await self.presenter.refresh(session, only={p for p, _, _ in behind})
                 drawn += 1
         self._behind = seen

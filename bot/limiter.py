@@ -10,9 +10,11 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
   and then a frozen minute), and when requests queue for a chat's next slot the
   most urgent takes it (a table's screen before a command's reply: a chat
-  flooded with commands still sees its table move), but every other slot at most
-  goes to one that has waited two intervals (a reply in a group whose table
-  moves every slot still goes);
+  flooded with commands still sees its table move); a request that has waited two
+  intervals (a reply) takes the slot from the screens ahead of it only while
+  none of them has waited more than a third of an interval, so a screen passed
+  over still goes within 4/3 of an interval (~4.2 s in a group), and replies go
+  whenever the chat's screens leave such a gap;
 - the overall pace is shared by all chats, and when requests queue for it the
   most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
   to see their turn) and then the oldest; a waiting request whose message became
@@ -128,8 +130,12 @@ class Limits:
 
 
 #: A request that has waited this many of its chat's intervals takes the chat's next
-#: slot whatever waits with it (a reply in a group whose table moves every slot).
+#: slot from the requests ahead of it (a reply behind a table's screens) ...
 AGED = 2
+#: ... if none of them has waited more than this share of an interval: each then still
+#: goes within ``1 + FRESH`` intervals of asking: a group's table edit within ~4.2 s, so a
+#: move shows within 5 s with the time to commit it and the bot's overall pace to spare.
+FRESH = 1 / 3
 
 #: A chat asked for screens, or the bot for requests, at this share of its pace or
 #: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
@@ -167,16 +173,17 @@ class _Lane:
 
     queue: list[_Waiting] = field(default_factory=list)
     pump: asyncio.Task[None] | None = None
-    jumped: bool = False  # the last slot went to an aged request, past a more urgent one
 
-    def take(self, aged: float, now: float) -> _Waiting:
+    def take(self, aged: float, fresh: float, now: float) -> _Waiting:
         """The request the slot opening ``now`` goes to: the most urgent (then the
-        oldest), or every other slot at most, one that has waited ``aged`` seconds."""
+        oldest), or the oldest if it has waited ``aged`` seconds and none of those it
+        passes has waited more than ``fresh``: a request is passed over at most once,
+        and only early in its wait."""
         urgent = min(self.queue, key=_Waiting.rank)
         oldest = min(self.queue, key=lambda w: w.order)
-        jump = not self.jumped and oldest is not urgent and now - oldest.since >= aged
+        ahead = [w for w in self.queue if w.rank() < oldest.rank() and not w.turn.done()]
+        jump = now - oldest.since >= aged and all(now - w.since <= fresh for w in ahead)
         best = oldest if jump else urgent
-        self.jumped = jump
         self.queue.remove(best)
         return best
 
@@ -300,25 +307,26 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
 
     async def _serve_chat(self, chat_id: int, lane: _Lane, pace: Pace) -> None:
         """Hand out the chat's slots one per interval, each to the most urgent request
-        waiting when it opens (not to the first that asked), or every other slot at
-        most to one that has waited :data:`AGED` intervals: screens go first, and
-        replies still go."""
+        waiting when it opens (not to the first that asked), or to one that has waited
+        :data:`AGED` intervals if those it passes are :data:`FRESH`: screens go first,
+        and replies still go in the gaps the screens leave."""
         try:
             while lane.queue:
                 if self._reserve is None:
                     while (wait := self._next_in_chat.get(chat_id, 0.0) - self.clock.now()) > 0:
                         await self.clock.sleep(wait)
-                turn = lane.take(AGED * pace.interval, self.clock.now()).turn
-                if turn.done():  # its caller was cancelled
-                    continue
-                if self._reserve is not None:
+                else:  # the slot is booked in the shared budget, and handed out once it opens
                     await self._sleep_until(
                         await self._reserve(chat_id, pace.interval, self.clock.wall())
                     )
-                else:
-                    self._next_in_chat[chat_id] = self.clock.now() + pace.interval
-                if not turn.done():
-                    turn.set_result(None)
+                lane.queue = [w for w in lane.queue if not w.turn.done()]  # callers cancelled
+                if not lane.queue:
+                    break
+                now = self.clock.now()
+                turn = lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn
+                if self._reserve is None:
+                    self._next_in_chat[chat_id] = now + pace.interval
+                turn.set_result(None)
         finally:
             if self._lanes.get(chat_id) is lane and not lane.queue:
                 del self._lanes[chat_id]

@@ -100,7 +100,8 @@ def place(
     how, pace, final = placement.how, placement.pace, placement.final
     if placement.where is Where.EPHEMERAL:
         delivery.show_ephemeral(
-            session_id, purpose, screen, version, final=final, force=how is How.REDRAW
+            session_id, purpose, screen, version, final=final, force=how is How.REDRAW,
+            deferred=pace is Pace.DEFERRED, urgent=pace is Pace.URGENT,
         )
         return
     delivery.show(
@@ -216,7 +217,7 @@ class Presenter(Screens):
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)
                 self._put(session, ephemeral_purpose(seat), 0, hand,
-                          Placement(Where.EPHEMERAL, final=over))
+                          _ephemeral_placement(session, seat, over))
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
@@ -429,6 +430,20 @@ class Presenter(Screens):
     ) -> None:
         place(self.delivery, session.id, purpose, chat_id, shown, session.version, placement,
               session.thread)
+
+
+def _ephemeral_placement(session: Session, seat: int, over: bool) -> Placement:
+    """A player's ephemeral hand in the group after a change: it spends the group's
+    budget, with the table. The player to move needs her turn's buttons as urgently as
+    the table (a slot after it, not after the last mover's hand); the others' changes
+    (the card just played) may wait and go out with their next turn's buttons."""
+    running = session.status == "running"
+    return Placement(
+        Where.EPHEMERAL,
+        pace=Pace.NORMAL if not running else Pace.URGENT if session.to_move == seat
+        else Pace.DEFERRED,
+        final=over,
+    )
 
 
 def _hand_placement(session: Session, seat: int, over: bool) -> Placement:

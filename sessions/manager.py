@@ -221,6 +221,11 @@ class SessionManager:
         returns how many sessions were looked at."""
         return await self._turns.run_due_work()
 
+    async def beat(self, now: float, silent: float) -> list[str]:
+        """Note this worker alive at ``now`` (wall clock) in the store; the workers found
+        silent for ``silent`` seconds (dead), each found by one worker only."""
+        return await self.store.beat(self.worker_id, now, silent)
+
     # ------------------------------------------------------------ lobby
 
     async def create(

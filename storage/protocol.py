@@ -323,6 +323,16 @@ class SendBudget(Protocol):
         ...
 
 
+class Liveness(Protocol):
+    """Which workers sharing the store are alive: each beats while it runs."""
+
+    async def beat(self, worker: str, now: float, silent: float) -> list[str]:
+        """Note ``worker`` alive at ``now`` (a time.time()); forget the workers whose
+        last beat is more than ``silent`` seconds old and return them (each is returned
+        to one caller only: the one that finds it dead)."""
+        ...
+
+
 class TallyStore(Protocol):
     """Tallies (``/score``, ``/stats``) and ratings (``/top``)."""
 
@@ -440,7 +450,7 @@ class SeasonStore(Protocol):
 
 
 class Store(
-    SessionStore, MessageStore, PreferenceStore, SendBudget, TallyStore, DailyStore,
+    SessionStore, MessageStore, PreferenceStore, SendBudget, Liveness, TallyStore, DailyStore,
     SeasonStore, Protocol,
 ):
     """Koloda's durable state: every role above. Open with ``storage.open_store(url)``;

@@ -281,6 +281,16 @@ send_slots = sa.Table(
     sa.Column("next", Real, nullable=False),
 )
 
+# the workers sharing the store, each beating once a second while it runs
+# (bot/cluster.py): one silent for a few seconds died, and what it had in hand is
+# drawn again by the others at once
+workers = sa.Table(
+    "workers", METADATA,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("beat", Real, nullable=False),
+    **_LITE,
+)
+
 # the presses whose change was committed: a press Telegram delivers again applies once
 presses = sa.Table(
     "presses", METADATA,

@@ -14,7 +14,7 @@ from typing import Any
 
 from storage.sql import Backend, Row, Sql
 from storage.store_daily import SqlDaily
-from storage.store_messages import SqlMessages, SqlPreferences, SqlSendBudget
+from storage.store_messages import SqlLiveness, SqlMessages, SqlPreferences, SqlSendBudget
 from storage.store_ratings import SqlTallies
 from storage.store_seasons import SqlSeasons
 from storage.store_sessions import SqlSessions
@@ -22,7 +22,8 @@ from storage.tables import TABLES, Batch, NotEmpty, Table
 
 
 class SqlStore(
-    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlTallies, SqlDaily, SqlSeasons
+    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlLiveness, SqlTallies,
+    SqlDaily, SqlSeasons,
 ):
     """Koloda's store over one backend (see :class:`storage.protocol.Store`)."""
 

@@ -74,6 +74,12 @@ _RESERVE_SEND = Sql(
     " RETURNING next - CAST(:interval AS DOUBLE PRECISION)"
 )
 
+_BEAT = Sql(
+    "INSERT INTO workers (id, beat) VALUES (:worker, :now)"
+    " ON CONFLICT (id) DO UPDATE SET beat = excluded.beat"
+)
+_SILENT = Sql("DELETE FROM workers WHERE beat < :before RETURNING id")
+
 
 class SqlMessages:
     """The messages-and-leases role of the store (:class:`storage.protocol.MessageStore`)."""
@@ -184,3 +190,17 @@ def _scope(scope: str) -> str:
     if scope not in _SCOPES:
         raise ValueError(f"scope must be 'user' or 'chat', not {scope!r}")
     return scope
+
+
+class SqlLiveness:
+    """The workers' heartbeats (:class:`storage.protocol.Liveness`)."""
+
+    backend: Backend
+
+    async def beat(self, worker: str, now: float, silent: float) -> list[str]:
+        """Note ``worker``'s beat, then forget (and return) the workers silent since
+        ``now - silent`` (one delete: the row lock, or the single writer, gives each to
+        one caller)."""
+        await self.backend.execute(_BEAT, worker=worker, now=float(now))
+        rows = await self.backend.returning(_SILENT, before=float(now - silent))
+        return sorted(str(row[0]) for row in rows)

@@ -195,9 +195,12 @@ class Delivery:
         *,
         final: bool = False,
         force: bool = False,
+        deferred: bool = False,
+        urgent: bool = False,
     ) -> None:
         """Keep an ephemeral message current (edited, never re-posted), if one is shown:
-        sent here, or stored (sent by another worker, or before a restart)."""
+        sent here, or stored (sent by another worker, or before a restart); ``deferred``
+        and ``urgent`` as in :meth:`show`."""
         slot = self._slots.get(session_id, purpose)
         if slot is not None and slot.absent:
             if not self.shared:  # none was stored, and only this worker sends them
@@ -211,7 +214,10 @@ class Delivery:
             slot.lookup = True
         elif slot.ephemeral_for is None and not slot.lookup:
             return  # none is shown, or the purpose's message is an ordinary one
-        self.show(session_id, purpose, slot.chat_id, screen, version, final=final, force=force)
+        self.show(
+            session_id, purpose, slot.chat_id, screen, version,
+            final=final, force=force, deferred=deferred, urgent=urgent,
+        )
 
     async def find_ephemeral(self, session_id: int, purpose: str) -> bool:
         """True if an ephemeral message of ``purpose`` is shown — kept here, or stored by

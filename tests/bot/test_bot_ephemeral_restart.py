@@ -18,6 +18,7 @@ from sessions import Messages, ephemeral_purpose, hand_purpose
 from sessions.manager import SessionManager
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
+from tests.support.tables import ephemeral_hand, moves
 
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 
@@ -27,19 +28,6 @@ class FirstLegal:
 
     async def choose(self, game_id: str, view: dict[str, Any], level: str, seed: int) -> str:
         return str(view["legal"][0])
-
-
-def moves(message: StoredMessage) -> list[str]:
-    """The callback data of the move buttons on a message."""
-    return [b["callback_data"] for b in message.buttons()
-            if MOVE.match(b.get("callback_data") or "")]
-
-
-def ephemeral_hand(fake: FakeTelegram, chat_id: int, user: FakeUser) -> StoredMessage:
-    """The newest ephemeral message ``user`` sees in the group."""
-    mine = [m for m in fake.chat_messages(chat_id, ephemeral=True) if m.ephemeral_for == user.id]
-    assert mine, "no ephemeral hand"
-    return mine[-1]
 
 
 async def play_until_turn_of(harness: Harness, session_id: int, user: FakeUser,

@@ -13,8 +13,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.delivery import REPEAT, REQUEST, Delivery, Request
-from bot.limiter import NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import LATER, NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
 from bot.render.common import screen
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock, settled
@@ -152,10 +154,39 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     ]
 
 
-async def test_replies_waiting_long_share_a_busy_tables_slots() -> None:
-    """A group whose table has a new screen for every slot, and three replies waiting:
-    a reply that has waited two intervals takes a slot, but at most every other one —
-    the table is never passed over twice in a row, and the replies all go."""
+async def test_a_shared_chat_slot_goes_to_the_most_urgent_request_when_it_opens() -> None:
+    """With a budget shared by several workers (slots booked in the store), a chat's
+    next slot opens 3 s on; a hand losing its buttons asks first, then the table: the
+    table goes in that slot and the hand in the next, as with one worker."""
+    clock = FakeClock()
+    pace = Pace(1, 3.0, margin=1.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    slots = {-1: clock.wall() + 3.0}  # the store's next free slot of the group
+
+    async def reserve(key: int, interval: float, now: float) -> float:
+        at = max(slots.get(key, now), now)
+        slots[key] = at + interval
+        return at
+
+    limiter.share(reserve)
+    left: list[tuple[str, float]] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(-1, priority)
+        left.append((name, clock.now()))
+
+    start = clock.now()
+    hand = asyncio.ensure_future(go("hand", LATER))
+    await settled()
+    await clock.advance(0.5)
+    await clock.run(asyncio.gather(hand, go("table", URGENT)))
+    assert [(name, round(at - start, 6)) for name, at in left] == [("table", 3.0), ("hand", 6.0)]
+
+
+async def test_a_table_busy_every_slot_is_never_passed_over_for_replies() -> None:
+    """A group whose table has a new screen the moment its last one left, and three
+    replies waiting: the table takes every slot while it moves (a screen passed over
+    would wait two intervals), and the replies all go once it is quiet."""
     clock = FakeClock()
     limiter = FloodLimiter(Limits(group=Pace(1, 3.0), private=None, overall=None), clock=clock)
     left: list[str] = []
@@ -172,9 +203,73 @@ async def test_replies_waiting_long_share_a_busy_tables_slots() -> None:
         await asyncio.gather(*replies)
 
     await clock.run(busy_table())
-    assert left[0] == "table 0", left
-    assert all(left[i : i + 2] != ["reply", "reply"] for i in range(len(left))), left
+    assert left == [f"table {n}" for n in range(10)] + ["reply"] * 3, left
+
+
+async def test_replies_go_in_the_gaps_a_moving_table_leaves() -> None:
+    """A table that moves again 2.5 s after each edit (a computer's move) and three
+    replies waiting in a group (a slot every 3.15 s): each reply, once it has waited two
+    intervals, takes a slot from a screen that has waited less than a third of one,
+    so the replies go while the table moves and no screen waits more than 4/3 of an
+    interval."""
+    clock = FakeClock()
+    pace = Pace(20, 60.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    left: list[str] = []
+    waits: list[float] = []
+
+    async def reply() -> None:
+        await limiter.wait_turn(-1, REPLY)
+        left.append("reply")
+
+    async def moving_table() -> None:
+        await limiter.wait_turn(-1, NORMAL)
+        replies = [asyncio.create_task(reply()) for _ in range(3)]
+        for n in range(10):
+            await clock.sleep(2.5)  # the next move comes
+            asked = clock.now()
+            await limiter.wait_turn(-1, URGENT)
+            waits.append(clock.now() - asked)
+            left.append(f"table {n}")
+        await asyncio.gather(*replies)
+
+    await clock.run(moving_table())
     assert left.count("reply") == 3 and left.index("reply") < 4, left
+    assert left.index("table 9") > max(i for i, name in enumerate(left) if name == "reply")
+    assert max(waits) <= 4 / 3 * pace.interval + 1e-9, waits
+
+
+@pytest.mark.parametrize("share", [0.02, 0.2, 0.4, 0.6, 0.8, 0.98])
+async def test_after_a_flood_of_replies_the_next_moves_show_within_5_s(share: float) -> None:
+    """Mallory sends /score sixty times and ten others once each in a group (a slot
+    every 3.15 s); while their answers wait, Alice moves and two computers answer, the
+    last at any moment (``share``) of an interval: each move's table edit goes out
+    within 5 s (an answer passed over twice takes a slot from a screen at most once,
+    early in its wait), and every answer goes out once the table is quiet."""
+    pace = Pace(20, 60.0)
+    bot, clock = _Bot(), FakeClock()
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    io = Delivery(bot, limiter, None, clock=clock)  # type: ignore[arg-type]
+    start = clock.now()
+    await limiter.wait_turn(-5, URGENT)  # the deal's table edit: the group's slot is taken
+    for n in range(60):
+        _asked(io, -5, 1, "/score", f"tally {n}")
+    for fan in range(2, 12):
+        _asked(io, -5, fan, "/score", "tally")
+
+    async def table_edit(at: float) -> float:
+        """The table's edit for a move made ``at`` seconds from the start: its wait."""
+        await clock.sleep(start + at - clock.now())
+        await limiter.wait_turn(-5, URGENT)
+        return clock.now() - start - at
+
+    # Alice's move, and the two computers' answers
+    moves = (0.5 * pace.interval, 1.2 * pace.interval, (2 + share) * pace.interval)
+    waits = await clock.run(asyncio.gather(*map(table_edit, moves)))
+    assert max(waits) <= 5.0, waits
+    await clock.run(io.flush())
+    # Mallory's newest answer and each fan's
+    assert sorted(bot.sent) == [(-5, "tally")] * 10 + [(-5, "tally 59")], bot.sent
 
 
 class _Bot:
@@ -198,30 +293,32 @@ async def test_repeated_requests_get_one_answer_and_a_backlog_is_bounded() -> No
     limiter = FloodLimiter(limits, clock=clock)
     io = Delivery(bot, limiter, None, clock=clock)  # type: ignore[arg-type]
 
-    def asked(user_id: int, kind: str, text: str) -> None:
-        token = REQUEST.set(Request(user_id, kind))
-        try:
-            io.send(-5, screen(text))
-        finally:
-            REQUEST.reset(token)
-
     await limiter.wait_turn(-5, NORMAL)  # the group's budget is spent for now
-    asked(1, "/score", "tally v1")
+    _asked(io, -5, 1, "/score", "tally v1")
     await settled()  # on its way: waiting for the group's next slot
-    asked(1, "/score", "tally v1")  # the same answer again: not posted twice
-    asked(1, "/score", "tally v2")  # a new answer waits ...
-    asked(1, "/score", "tally v3")  # ... and the newest replaces it
-    asked(2, "/score", "tally v3")  # someone else asking is answered too
+    _asked(io, -5, 1, "/score", "tally v1")  # the same answer again: not posted twice
+    _asked(io, -5, 1, "/score", "tally v2")  # a new answer waits ...
+    _asked(io, -5, 1, "/score", "tally v3")  # ... and the newest replaces it
+    _asked(io, -5, 2, "/score", "tally v3")  # someone else asking is answered too
     for kind in ("/help", "/rules", "/top"):  # user 1's fourth request waiting ...
-        asked(1, kind, kind)  # ... drops their oldest (tally v3)
+        _asked(io, -5, 1, kind, kind)  # ... drops their oldest (tally v3)
     assert io.replies_waiting(-5) == 4
     await clock.run(io.flush())
     assert [text for _, text in bot.sent] == ["tally v1", "tally v3", "/help", "/rules", "/top"]
-    asked(1, "/top", "/top")  # again, the same answer, at once: nothing more
+    _asked(io, -5, 1, "/top", "/top")  # again, the same answer, at once: nothing more
     await clock.run(io.flush())
     assert len(bot.sent) == 5
     assert io.replies_dropped == 4
     await clock.advance(REPEAT)  # a few seconds on, the same answer is posted again
-    asked(1, "/top", "/top")
+    _asked(io, -5, 1, "/top", "/top")
     await clock.run(io.flush())
     assert [text for _, text in bot.sent][5:] == ["/top"]
+
+
+def _asked(io: Delivery, chat_id: int, user_id: int, kind: str, text: str) -> None:
+    """``user_id`` asked ``kind`` in ``chat_id``: its answer ``text`` is sent as a reply."""
+    token = REQUEST.set(Request(user_id, kind))
+    try:
+        io.send(chat_id, screen(text))
+    finally:
+        REQUEST.reset(token)

@@ -73,7 +73,12 @@ class _Recorder:
         (Placement(Where.PRIVATE, How.REPOST, Pace.URGENT), "show",
          {"repost": True, "edit_only": False, "final": False, "deferred": False,
           "urgent": True, "force": False, "thread": 0}),
-        (Placement(Where.EPHEMERAL, How.REDRAW), "show_ephemeral", {"final": False, "force": True}),
+        (Placement(Where.EPHEMERAL, How.REDRAW), "show_ephemeral",
+         {"final": False, "force": True, "deferred": False, "urgent": False}),
+        (Placement(Where.EPHEMERAL, pace=Pace.URGENT), "show_ephemeral",
+         {"final": False, "force": False, "deferred": False, "urgent": True}),
+        (Placement(Where.EPHEMERAL, pace=Pace.DEFERRED), "show_ephemeral",
+         {"final": False, "force": False, "deferred": True, "urgent": False}),
     ],
 )
 def test_a_placement_is_delivery_s_flags(

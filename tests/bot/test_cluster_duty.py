@@ -1,5 +1,6 @@
 """A worker's cluster duty on a fake clock: due work every second, and a message left
-behind by a dead worker drawn again once it has stayed behind for ``stuck`` seconds."""
+behind by a dead worker drawn again — at once when the worker is found dead (it stopped
+beating), else once it has stayed behind for ``stuck`` seconds."""
 
 from __future__ import annotations
 
@@ -25,10 +26,21 @@ class Manager:
 
     behind_refs: list[MessageRef]
     due_runs: int = 0
+    #: the other workers' last beats (wall clock); this one's beats, in order
+    beats: dict[str, float] = field(default_factory=dict)
+    mine: list[float] = field(default_factory=list)
 
     async def run_due_work(self) -> None:
         """Count a look for due work."""
         self.due_runs += 1
+
+    async def beat(self, now: float, silent: float) -> list[str]:
+        """Note this worker's beat; forget and return the workers silent too long."""
+        self.mine.append(now)
+        dead = sorted(w for w, at in self.beats.items() if at < now - silent)
+        for worker in dead:
+            del self.beats[worker]
+        return dead
 
     async def behind(self) -> AsyncIterator[tuple[Session, list[MessageRef]]]:
         """One session, with the messages it has."""
@@ -79,5 +91,43 @@ async def test_a_message_that_moved_on_between_looks_is_left_to_its_owner() -> N
         manager.behind_refs = [table_behind(4, 5)]  # a worker alive delivered and moved on
         await clock.advance(10.0)
         assert presenter.drawn == []
+    finally:
+        await duty.stop()
+
+
+async def test_a_message_behind_is_drawn_at_the_look_that_finds_its_worker_dead() -> None:
+    """Another worker beat last at 2 s and committed a move whose table it never drew:
+    this worker beats every second, finds it silent for 4 s at the look at 7 s, and
+    draws the table then (not after two looks 10 s apart), once."""
+    clock = FakeClock()
+    manager, presenter = Manager([table_behind()]), Presenter()
+    duty = Cluster(manager, presenter, every=1.0, stuck=10.0, clock=clock, silent=4.0)
+    manager.beats["other"] = clock.wall() + 2.0
+    duty.start()
+    try:
+        await clock.sleepers()
+        await clock.advance(6.5)
+        assert presenter.drawn == [] and len(manager.mine) == 6  # silent 4 s at 6 s: not yet
+        await clock.advance(1.0)
+        assert presenter.drawn == [(7, {"table"})]
+        await clock.advance(3.0)  # found once: not drawn again at every look
+        assert presenter.drawn == [(7, {"table"})]
+        assert manager.mine == [clock.wall() - 10.5 + n for n in range(1, 11)]
+    finally:
+        await duty.stop()
+
+
+async def test_a_worker_that_keeps_beating_is_never_taken_for_dead() -> None:
+    """The other worker beats every second: its message behind is left to it."""
+    clock = FakeClock()
+    manager, presenter = Manager([table_behind()]), Presenter()
+    duty = Cluster(manager, presenter, every=1.0, stuck=100.0, clock=clock, silent=4.0)
+    duty.start()
+    try:
+        await clock.sleepers()
+        for _ in range(12):
+            manager.beats["other"] = clock.wall()
+            await clock.advance(1.0)
+        assert presenter.drawn == [] and "other" in manager.beats
     finally:
         await duty.stop()

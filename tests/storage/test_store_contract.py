@@ -694,6 +694,33 @@ async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: s
     assert sorted(slots) == [50.0 + n for n in range(20)]
 
 
+# ---------------------------------------------------------------- the workers' heartbeats
+
+
+async def test_a_worker_silent_too_long_is_found_dead_once(store: Store) -> None:
+    assert await store.beat("a", 100.0, 4.0) == []
+    assert await store.beat("b", 101.0, 4.0) == []
+    assert await store.beat("b", 104.0, 4.0) == []  # a beat 4 s ago: not yet
+    assert await store.beat("b", 104.5, 4.0) == ["a"]  # silent 4.5 s: dead
+    assert await store.beat("b", 110.0, 4.0) == []  # forgotten: found once
+    assert await store.beat("a", 111.0, 4.0) == []  # started again: it beats anew
+    assert await store.beat("a", 116.0, 4.0) == ["b"]
+
+
+async def test_a_dead_worker_is_found_by_one_of_two_looking_at_once(store_url: str) -> None:
+    first, second = await open_store(store_url), await open_store(store_url)
+    try:
+        await first.beat("gone", 100.0, 4.0)
+        found = await asyncio.gather(
+            *(s.beat(name, 110.0, 4.0) for _ in range(5) for name, s in (("a", first),
+                                                                         ("b", second)))
+        )
+    finally:
+        await first.close()
+        await second.close()
+    assert sorted(found) == [[]] * 9 + [["gone"]]
+
+
 # ---------------------------------------------------------------- presses
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tests.support.fake_telegram import FakeChat, FakeUser, StoredMessage
+from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
 
 MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
@@ -95,6 +95,13 @@ def moves(message: StoredMessage) -> list[str]:
     return [
         b["callback_data"] for b in message.buttons() if MOVE.match(b.get("callback_data") or "")
     ]
+
+
+def ephemeral_hand(fake: FakeTelegram, chat_id: int, user: FakeUser) -> StoredMessage:
+    """The newest ephemeral message ``user`` sees in the group ``chat_id``."""
+    mine = [m for m in fake.chat_messages(chat_id, ephemeral=True) if m.ephemeral_for == user.id]
+    assert mine, "no ephemeral hand"
+    return mine[-1]
 
 
 async def play_out(harness: Harness, session_id: int, users: dict[int, FakeUser]) -> None:
