@@ -36,7 +36,9 @@ docs/computer-players.md), on rewards divided by the game's scale. A level
 ``strong-blind`` and ``normal-blind`` are the levels without inference (their
 worlds not weighted by the bids seen; ``games/ai/inference.py``),
 ``strong-rollout`` strong without its exact endings (``games/ai/endgame.py``),
-``strong-blind-rollout`` without either.
+``strong-blind-rollout`` without either, ``strong-dominated`` strong without
+the dominated-move filter (``games/ai/dominance.py``: the flat searches and
+the endings).
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -74,7 +76,7 @@ from reference import SCALES, reference_move
 from spiel_oh_hell import spiel_move
 
 from games import REGISTRY
-from games.ai import Budget, choose, endgame, inference, level_budget
+from games.ai import Budget, choose, dominance, endgame, inference, level_budget
 from games.base import Event, Game
 
 
@@ -149,7 +151,7 @@ def agent(
     if name == "reference" and game_id == "oh_hell":
         name = "ismcts"
     name, *handicaps = name.split("-")
-    switches = {"blind": inference, "rollout": endgame}
+    switches = {"blind": inference, "rollout": endgame, "dominated": dominance}
     off = [switches[handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:

@@ -20,7 +20,10 @@ of them: :data:`FAVOURITE_SEPARATION` standard errors, looked at only when the
 worlds double (8, 16, 32, …) and once at the end. Tested at two standard errors
 after every world, a favourite merely level with the leader was dropped more
 often the longer the race ran — repeated looks at a noisy difference — so more
-worlds played worse (Rummy, docs/computer-players.md).
+worlds played worse (Rummy, docs/computer-players.md). Level by the standard
+errors is not enough, though: a favourite that another option still in the
+race matches in every world and beats in one is dominated, and is not played
+(``games.ai.dominance``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games.ai.dominance import undominated
 from games.base import Game
 
 #: How many standard errors separate a settled choice from a close one.
@@ -57,6 +61,18 @@ class Sampling:
     clock: Callable[[], float] = time.perf_counter
 
 
+@dataclass
+class Race:
+    """A race's outcome: the option chosen, every option's result per world it
+    was played in (an option dropped out has fewer), and the options still in
+    the race at the end (played in every world)."""
+
+    choice: str
+    values: dict[str, list[float]]
+    live: list[str]
+    worlds: int
+
+
 def best_option(
     sample: Callable[[random.Random], Any],
     options: list[str],
@@ -65,18 +81,34 @@ def best_option(
     sampling: Sampling,
     favourite: str | None = None,
 ) -> tuple[str, int]:
-    """The option with the best mean over worlds from ``sample``, and the worlds used.
+    """The option with the best mean over worlds from ``sample``, and the worlds used
+    (:func:`race`)."""
+    found = race(sample, options, simulate, rng, sampling, favourite)
+    return found.choice, found.worlds
+
+
+def race(
+    sample: Callable[[random.Random], Any],
+    options: list[str],
+    simulate: Simulate,
+    rng: random.Random,
+    sampling: Sampling,
+    favourite: str | None = None,
+) -> Race:
+    """Race ``options`` over worlds from ``sample``; the best mean wins.
 
     ``options`` come in order of preference: ties go to the earlier one, and
     with no time for even one world the first is returned. A world is begun
     only if one like the last fits before ``stop_at``. A ``favourite`` (a rule
     of thumb's choice) still in the race when the sampling ends wins: the
     samples could not tell it from the leader. It drops out only at its looks
-    (see the module's docstring).
+    (see the module's docstring) — or at the end, once ``min_worlds`` are
+    played, if another option still in the race is as good in every world and
+    better in one (``games.ai.dominance``; the leader never is).
     """
-    if len(options) == 1:
-        return options[0], 0
     values: dict[str, list[float]] = {option: [] for option in options}
+    if len(options) == 1:
+        return Race(options[0], values, list(options), 0)
     live = list(options)
     worlds = 0
     last_world = 0.0
@@ -93,10 +125,13 @@ def best_option(
         if worlds >= sampling.min_worlds:
             live = still_close(values, live, favourite, _doubled(worlds, sampling.min_worlds))
     if not worlds:
-        return options[0], 0
-    if worlds >= sampling.min_worlds and not _doubled(worlds, sampling.min_worlds):
-        live = still_close(values, live, favourite, look=True)  # the favourite's last look
-    return (favourite if favourite in live else leader(values, live)), worlds
+        return Race(options[0], values, live, 0)
+    if worlds >= sampling.min_worlds:
+        if not _doubled(worlds, sampling.min_worlds):
+            live = still_close(values, live, favourite, look=True)  # the favourite's last look
+        live = undominated({option: values[option] for option in live})
+    choice = favourite if favourite in live else leader(values, live)
+    return Race(choice, values, live, worlds)
 
 
 def _doubled(worlds: int, first: int) -> bool:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.ai.estimate import Sampling, best_option
+from games.ai.estimate import Race, Sampling, race
 from games.base import Event, Game, View
 
 #: A fast move chooser for playouts: (game, seat to move, its legal actions, rng) -> action.
@@ -90,7 +90,23 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[str, int]:
     """The candidate with the best mean playout outcome over sampled worlds,
-    and the worlds sampled.
+    and the worlds sampled (:func:`search_race`)."""
+    found = search_race(game_cls, view, candidates, playout, budget, rng, prior, clock)
+    return found.choice, found.worlds
+
+
+def search_race(
+    game_cls: type[Game],
+    view: View,
+    candidates: list[str],
+    playout: Playout,
+    budget: Budget,
+    rng: random.Random,
+    prior: str | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Race:
+    """The race of the candidates over sampled worlds, each played out to the
+    end of the deal (``games.ai.estimate.race``).
 
     Every world is drawn by ``Game.determinize`` and every candidate still in
     the race is played out in it, with the same rollout random numbers for
@@ -99,18 +115,16 @@ def search(
     ends when one is left or the budget is spent (its time, its ``playouts``
     counted in worlds, the hard cap always). At least one world is always
     played out. ``prior`` (the rule of thumb's choice) is played if it is still
-    in the race at the end: only a candidate the samples show clearly better
-    overrules it.
+    in the race at the end: only a candidate the samples show clearly better,
+    or better in one world and as good in all the others (dominance), overrules it.
     """
-    if len(candidates) == 1:
-        return candidates[0], 0
     seat = int(view["seat"])
     seconds = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
 
     def simulate(world: Game, action: str, playout_rng: random.Random) -> float:
         return play_out(world, seat, action, playout, playout_rng)
 
-    return best_option(
+    return race(
         lambda world_rng: game_cls.determinize(view, world_rng),
         candidates,
         simulate,
