@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import endgame, ismcts
+from games.ai import endgame, inference, ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
-from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
+from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search_race
 from games.base import View
 
 LEVELS = ("easy", "normal", "strong")
@@ -200,7 +200,11 @@ def decide(
         seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
         playouts=budget.playouts,
     )
-    return account(*search(REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior))
+    weight = playbook.infer(view) if playbook.infer and inference.ENABLED else None
+    raced = search_race(
+        REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior, weight=weight
+    )
+    return account(raced.choice, raced.worlds)
 
 
 def needs_thought(game_id: str, view: View, level: str) -> bool:

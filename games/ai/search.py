@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.ai.estimate import Race, Sampling, race
+from games.ai.inference import Weighted
 from games.base import Event, Game, View
 
 #: A fast move chooser for playouts: (game, seat to move, its legal actions, rng) -> action.
@@ -88,10 +89,11 @@ def search(
     rng: random.Random,
     prior: str | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    weight: Callable[[Game], float] | None = None,
 ) -> tuple[str, int]:
     """The candidate with the best mean playout outcome over sampled worlds,
     and the worlds sampled (:func:`search_race`)."""
-    found = search_race(game_cls, view, candidates, playout, budget, rng, prior, clock)
+    found = search_race(game_cls, view, candidates, playout, budget, rng, prior, clock, weight)
     return found.choice, found.worlds
 
 
@@ -104,6 +106,7 @@ def search_race(
     rng: random.Random,
     prior: str | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    weight: Callable[[Game], float] | None = None,
 ) -> Race:
     """The race of the candidates over sampled worlds, each played out to the
     end of the deal (``games.ai.estimate.race``).
@@ -117,6 +120,8 @@ def search_race(
     played out. ``prior`` (the rule of thumb's choice) is played if it is still
     in the race at the end: only a candidate the samples show clearly better,
     or better in one world and as good in all the others (dominance), overrules it.
+    With ``weight`` (inference), worlds are drawn in proportion to it, each afresh
+    (``games.ai.inference.Weighted.fresh``: the race takes them as independent).
     """
     seat = int(view["seat"])
     seconds = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
@@ -124,8 +129,11 @@ def search_race(
     def simulate(world: Game, action: str, playout_rng: random.Random) -> float:
         return play_out(world, seat, action, playout, playout_rng)
 
+    def sample(world_rng: random.Random) -> Game:
+        return game_cls.determinize(view, world_rng)
+
     return race(
-        lambda world_rng: game_cls.determinize(view, world_rng),
+        sample if weight is None else Weighted(sample, weight).fresh,
         candidates,
         simulate,
         rng,
