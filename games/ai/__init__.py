@@ -200,7 +200,8 @@ def decide(
         seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
         playouts=budget.playouts,
     )
-    weight = playbook.infer(view) if playbook.infer and inference.ENABLED else None
+    inferring = inference.ENABLED and inference.FROM_PLAY
+    weight = playbook.infer(view) if playbook.infer and inferring else None
     raced = search_race(
         REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior, weight=weight
     )

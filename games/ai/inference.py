@@ -16,7 +16,9 @@ is a few standard errors ahead, which copies would make look smaller than
 they are, so they draw every world afresh (:meth:`Weighted.fresh`).
 
 The opponent models are the project's own policies (for Oh Hell: the bid is
-near the hand's count of likely winners, ``games.ai.oh_hell``). Easy samples
+near the hand's count of likely winners, and the cards played are the rule of
+thumb's, softened, ``games.ai.oh_hell``; for Rummy: what is thrown and taken
+from the pile, ``games.ai.rummy``). Easy samples
 blind; normal and strong infer. :data:`ENABLED` lets the benchmark measure
 the same levels without it.
 """
@@ -30,6 +32,9 @@ from typing import Generic, Protocol, Self, TypeVar
 
 #: Whether the search levels weigh their worlds (the benchmark turns it off to compare).
 ENABLED = True
+#: Whether they weigh them by the cards played as well as by the bids and
+#: choices (Oh Hell's play, Rummy's pile; the benchmark turns it off to compare).
+FROM_PLAY = True
 #: Worlds drawn at most for one sample; then the likeliest of them is taken.
 MAX_TRIES = 16
 #: Worlds drawn first to find the weights' bound (their largest weight).
