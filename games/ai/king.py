@@ -9,7 +9,8 @@ In the lottery it plays the card that frees most of its own cards behind it.
 Normal and strong *infer* who holds what from the trumps named
 (``games.ai.inference``): in a trump deal the opponent who named trumps
 most likely named his longest suit (the easy policy's choice), so deals that
-give him a short trump suit are drawn less often (:func:`trump_weight`).
+give him a short trump suit are drawn less often (:func:`trump_weight`); and
+from the cards played, against the rule of thumb (:func:`play_weight`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.ai import compact_king, inference
+from games.ai import compact_king, inference, play_inference
 from games.ai.compact import SUIT_MASKS, card_space, mask_of
 from games.ai.estimate import Sampling, best_option, deal_gains
 from games.ai.ismcts import Space, relative
@@ -161,14 +162,39 @@ def trump_weight(view: View) -> Callable[[compact_king.CompactKing], float] | No
     return weight
 
 
+def play_weight(view: View) -> Callable[[compact_king.CompactKing], float] | None:
+    """How likely a world makes the cards the opponents played lately, by the
+    rule of thumb (``games.ai.play_inference``); None before an opponent played."""
+    players = int(view["players"])
+    first, plays = play_inference.recent_plays(view)
+    start = compact_king.from_view(
+        {**view, "history": view["history"][:first], "trick": []},
+        [[] for _ in range(players)],
+    )
+    # The penalty still to take then was larger; the rule of thumb does not
+    # read it, and scaled up it never reaches 0 (the deal's end) in the replay.
+    start.penalty_left *= 1 << 20
+    return play_inference.replay_weight(start, plays, int(view["seat"]), compact_king.easy_rollout)
+
+
+def world_weight(view: View) -> Callable[[compact_king.CompactKing], float] | None:
+    """The trumps' weight times the play's (None: nothing seen to weigh by)."""
+    trumps = trump_weight(view)
+    play = play_weight(view) if inference.FROM_PLAY else None
+    if trumps is None or play is None:
+        return trumps or play
+    return lambda world: trumps(world) * play(world)
+
+
 def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching a trick deal's play (None otherwise:
     the lottery and naming trumps stay on the engine); its worlds weighted by
-    the trumps named (:func:`trump_weight`) while inference is on."""
+    the trumps named (:func:`trump_weight`) and the cards played
+    (:func:`play_weight`) while inference is on."""
     if view["phase"] != "play":
         return None
     sampler = compact_king.Sampler(view)
-    weight = trump_weight(view) if inference.ENABLED else None
+    weight = world_weight(view) if inference.ENABLED else None
     if weight is None:
         return card_space(sampler, compact_king.easy_rollout)
     return card_space(inference.Weighted(sampler.sample, weight), compact_king.easy_rollout)

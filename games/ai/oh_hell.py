@@ -12,7 +12,8 @@ drawn by how likely the bids seen make them — an opponent whose bid is far
 from his sampled hand's count of likely winners makes that deal unlikely
 (:func:`bid_weight`) — and by the cards they played: a deal in which the
 rule of thumb, holding an opponent's hand there, would have played another
-card than he did is less likely (:func:`play_weight`). Easy samples blind.
+card than he did is less likely (:func:`play_weight`,
+``games.ai.play_inference``). Easy samples blind.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ from collections.abc import Callable
 from typing import Any
 
 from games.ai import compact_oh_hell as compact
-from games.ai import inference
+from games.ai import inference, play_inference
 from games.ai.compact import (
     ABOVE,
-    INDEX,
     NAMES,
     NO_SUIT,
     SUIT_MASKS,
@@ -61,14 +61,6 @@ BID_WINDOW = 2
 BID_LEAN = 0.1
 BID_LEAN_CAP = 0.9
 BID_SPREAD = 0.8
-#: The opponent model of the play: a world is this much less likely for each
-#: card an opponent played (with a choice) that the rule of thumb, holding his
-#: hand there, would not have played.
-PLAY_SOFTNESS = 0.6
-#: The play weighed: the trick on the table and this many tricks before it
-#: (replaying every trick from the deal's first card made drawing a world 15
-#: times dearer than a blind one).
-PLAY_TRICKS = 2
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -196,26 +188,11 @@ def bid_weight(view: View) -> Callable[[compact.CompactOhHell], float]:
 
 
 def play_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
-    """How likely a world makes the cards the opponents played lately: the last
-    :data:`PLAY_TRICKS` tricks and the one on the table replayed with every hand
-    as the world deals it (plus the cards played since), each opponent's card
-    with a choice compared with the rule of thumb's
-    (:func:`games.ai.compact_oh_hell.easy_rollout`); every difference weighs
-    :data:`PLAY_SOFTNESS`. None when no opponent has played in them."""
-    seat = int(view["seat"])
+    """How likely a world makes the cards the opponents played lately, by the
+    rule of thumb (``games.ai.play_inference``); None before an opponent played."""
     players = int(view["players"])
     history: list[dict[str, Any]] = view["history"]
-    first = max(0, len(history) - PLAY_TRICKS)
-    plays = [
-        (int(who), INDEX[card])
-        for tricks in [done["cards"] for done in history[first:]] + [view["trick"]]
-        for who, card in tricks
-    ]
-    if all(who == seat for who, _ in plays):
-        return None
-    since = [0] * players
-    for who, card in plays:
-        since[who] |= 1 << card
+    first, plays = play_inference.recent_plays(view)
     won = [0] * players
     for done in history[:first]:
         won[done["winner"]] += 1
@@ -223,22 +200,7 @@ def play_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
         {**view, "history": history[:first], "trick": [], "tricks_won": won, "phase": "play"},
         [[] for _ in range(players)],
     )
-    start.turn = plays[0][0]
-    dummy = random.Random(0)
-
-    def weight(world: compact.CompactOhHell) -> float:
-        state = start.clone()
-        state.hands = [hand | gone for hand, gone in zip(world.hands, since, strict=True)]
-        chance = 1.0
-        for who, card in plays:
-            if who != seat:
-                legal = state.legal_actions(who)
-                if len(legal) > 1 and compact.easy_rollout(state, who, legal, dummy) != card:
-                    chance *= PLAY_SOFTNESS
-            state._apply(who, card)
-        return chance
-
-    return weight
+    return play_inference.replay_weight(start, plays, int(view["seat"]), compact.easy_rollout)
 
 
 def world_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
