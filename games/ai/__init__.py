@@ -32,7 +32,7 @@ from games import REGISTRY
 from games.ai import endgame, inference, ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
-from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search_race
+from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
 from games.base import View
 
 LEVELS = ("easy", "normal", "strong")
@@ -202,7 +202,7 @@ def decide(
     )
     inferring = inference.ENABLED and inference.FROM_PLAY
     weight = playbook.infer(view) if playbook.infer and inferring else None
-    raced = search_race(
+    raced = search(
         REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior, weight=weight
     )
     return account(raced.choice, raced.worlds)

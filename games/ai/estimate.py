@@ -80,22 +80,9 @@ def best_option(
     rng: random.Random,
     sampling: Sampling,
     favourite: str | None = None,
-) -> tuple[str, int]:
-    """The option with the best mean over worlds from ``sample``, and the worlds used
-    (:func:`race`)."""
-    found = race(sample, options, simulate, rng, sampling, favourite)
-    return found.choice, found.worlds
-
-
-def race(
-    sample: Callable[[random.Random], Any],
-    options: list[str],
-    simulate: Simulate,
-    rng: random.Random,
-    sampling: Sampling,
-    favourite: str | None = None,
 ) -> Race:
-    """Race ``options`` over worlds from ``sample``; the best mean wins.
+    """Race ``options`` over worlds from ``sample``: the option with the best mean
+    wins (``choice``), with every option's results and the worlds used.
 
     ``options`` come in order of preference: ties go to the earlier one, and
     with no time for even one world the first is returned. A world is begun

@@ -77,7 +77,8 @@ def sampled_trumps(view: View, rng: random.Random, sampling: Sampling) -> tuple[
     def simulate(world: Game, action: str, sim_rng: random.Random) -> float:
         return relative(deal_gains(world, seat, action, _ROLLOUT, sim_rng))[seat]
 
-    return best_option(lambda r: King.determinize(view, r), options, simulate, rng, sampling)
+    found = best_option(lambda r: King.determinize(view, r), options, simulate, rng, sampling)
+    return found.choice, found.worlds
 
 
 def lottery_card(legal: list[str], hand: list[str]) -> str:

@@ -115,7 +115,8 @@ def sampled_bid(
         world.turn = first
         return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
 
-    return best_option(sample, options, simulate, rng, sampling)
+    found = best_option(sample, options, simulate, rng, sampling)
+    return found.choice, found.worlds
 
 
 def _bid_outcome(world: compact.CompactOhHell, seat: int, bid: int, rng: random.Random) -> float:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.ai.estimate import Race, Sampling, race
+from games.ai.estimate import Race, Sampling, best_option
 from games.ai.inference import Weighted
 from games.base import Event, Game, View
 
@@ -90,26 +90,10 @@ def search(
     prior: str | None = None,
     clock: Callable[[], float] = time.perf_counter,
     weight: Callable[[Game], float] | None = None,
-) -> tuple[str, int]:
-    """The candidate with the best mean playout outcome over sampled worlds,
-    and the worlds sampled (:func:`search_race`)."""
-    found = search_race(game_cls, view, candidates, playout, budget, rng, prior, clock, weight)
-    return found.choice, found.worlds
-
-
-def search_race(
-    game_cls: type[Game],
-    view: View,
-    candidates: list[str],
-    playout: Playout,
-    budget: Budget,
-    rng: random.Random,
-    prior: str | None = None,
-    clock: Callable[[], float] = time.perf_counter,
-    weight: Callable[[Game], float] | None = None,
 ) -> Race:
-    """The race of the candidates over sampled worlds, each played out to the
-    end of the deal (``games.ai.estimate.race``).
+    """The candidate with the best mean playout outcome over sampled worlds
+    (``choice``), each played out to the end of the deal, with every
+    candidate's results and the worlds sampled (``games.ai.estimate.best_option``).
 
     Every world is drawn by ``Game.determinize`` and every candidate still in
     the race is played out in it, with the same rollout random numbers for
@@ -132,7 +116,7 @@ def search_race(
     def sample(world_rng: random.Random) -> Game:
         return game_cls.determinize(view, world_rng)
 
-    return race(
+    return best_option(
         sample if weight is None else Weighted(sample, weight).fresh,
         candidates,
         simulate,

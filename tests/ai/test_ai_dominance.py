@@ -10,7 +10,7 @@ import pytest
 
 from games import REGISTRY
 from games.ai import PLAYBOOKS, dominance
-from games.ai.search import MIN_WORLDS, Budget, Playout, search_race
+from games.ai.search import MIN_WORLDS, Budget, Playout, search
 from tests.support.positions import advanced
 
 
@@ -46,7 +46,7 @@ def test_no_dominated_move_in_generated_positions(game_id: str, seed: int) -> No
     prior = playbook.easy(view, random.Random(seed))
     candidates = playbook.shortlist(view, prior) if playbook.shortlist else list(view["legal"])
     playout = Playout(playbook.strong_rollout, playbook.outcome, playbook.max_moves)
-    found = search_race(
+    found = search(
         REGISTRY[game_id],
         view,
         candidates,
