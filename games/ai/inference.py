@@ -61,7 +61,11 @@ def gaussian(distance: float, spread: float) -> float:
 
 class Weighted(Generic[W]):
     """Draws worlds from ``sample`` and keeps each with probability ``weight(world)``
-    over the bound (the largest weight of :data:`WARMUP` first worlds, at most 1)."""
+    over the bound (the largest weight of :data:`WARMUP` first worlds, at most 1).
+
+    ``cheap``, if given, is a cheaper weight never below ``weight`` (one factor
+    of it): a world it already rejects is rejected without ``weight``.
+    """
 
     def __init__(
         self,
@@ -70,9 +74,11 @@ class Weighted(Generic[W]):
         tries: int = MAX_TRIES,
         warmup: int = WARMUP,
         reuse: float = REUSE,
+        cheap: Callable[[W], float] | None = None,
     ) -> None:
         self.draw = sample
         self.weight = weight
+        self.cheap = cheap
         self.tries = tries
         self.warmup = warmup
         self.reuse = reuse
@@ -101,8 +107,11 @@ class Weighted(Generic[W]):
         for _ in range(self.tries):
             world = self.draw(rng)
             self.drawn += 1
-            weight = self.weight(world)
-            if rng.random() * self.bound < weight:
+            weight = self.cheap(world) if self.cheap is not None else 1.0
+            threshold = rng.random() * self.bound
+            if threshold < weight:
+                weight = self.weight(world)
+            if threshold < weight:
                 self.kept += 1
                 self.worlds.append(world.clone())
                 return world
@@ -110,3 +119,18 @@ class Weighted(Generic[W]):
                 best, best_weight = world, weight
         assert best is not None
         return best
+
+
+def combined(
+    sample: Callable[[random.Random], W],
+    cheap: Callable[[W], float] | None,
+    dear: Callable[[W], float] | None,
+) -> Weighted[W] | None:
+    """Worlds from ``sample`` weighted by the product of two weights, either of
+    which may be None: ``dear`` is reckoned only for the worlds ``cheap`` keeps.
+    None when there is nothing to weigh by."""
+    if dear is None:
+        return None if cheap is None else Weighted(sample, cheap)
+    if cheap is None:
+        return Weighted(sample, dear)
+    return Weighted(sample, lambda world: cheap(world) * dear(world), cheap=cheap)

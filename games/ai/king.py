@@ -178,13 +178,17 @@ def play_weight(view: View) -> Callable[[compact_king.CompactKing], float] | Non
     return play_inference.replay_weight(start, plays, int(view["seat"]), compact_king.easy_rollout)
 
 
-def world_weight(view: View) -> Callable[[compact_king.CompactKing], float] | None:
-    """The trumps' weight times the play's (None: nothing seen to weigh by)."""
-    trumps = trump_weight(view)
+def world_sampler(
+    view: View,
+) -> compact_king.Sampler | inference.Weighted[compact_king.CompactKing]:
+    """Worlds of a trick deal's view as compact states: weighted by the trumps
+    named and the play seen while inference is on (the play reckoned only for
+    worlds the trumps keep)."""
+    sampler = compact_king.Sampler(view)
+    if not inference.ENABLED:
+        return sampler
     play = play_weight(view) if inference.FROM_PLAY else None
-    if trumps is None or play is None:
-        return trumps or play
-    return lambda world: trumps(world) * play(world)
+    return inference.combined(sampler.sample, trump_weight(view), play) or sampler
 
 
 def compact_space(view: View) -> Space | None:
@@ -194,11 +198,7 @@ def compact_space(view: View) -> Space | None:
     (:func:`play_weight`) while inference is on."""
     if view["phase"] != "play":
         return None
-    sampler = compact_king.Sampler(view)
-    weight = world_weight(view) if inference.ENABLED else None
-    if weight is None:
-        return card_space(sampler, compact_king.easy_rollout)
-    return card_space(inference.Weighted(sampler.sample, weight), compact_king.easy_rollout)
+    return card_space(world_sampler(view), compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))

@@ -204,25 +204,17 @@ def play_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
     return play_inference.replay_weight(start, plays, int(view["seat"]), compact.easy_rollout)
 
 
-def world_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
-    """The bids' weight times the play's (None: nothing seen to weigh by)."""
-    bids = None if all(bid is None for bid in view["bids"]) else bid_weight(view)
-    play = play_weight(view) if view["phase"] == "play" and inference.FROM_PLAY else None
-    if bids is None or play is None:
-        return bids or play
-    return lambda world: bids(world) * play(world)
-
-
 def world_sampler(
     view: View, infer: bool
 ) -> compact.Sampler | inference.Weighted[compact.CompactOhHell]:
     """Worlds of the view as compact states: weighted by the bids and the play
-    seen if ``infer``."""
+    seen if ``infer`` (the play reckoned only for worlds the bids keep)."""
     sampler = compact.Sampler(view)
-    weight = world_weight(view) if infer else None
-    if weight is None:
+    if not infer:
         return sampler
-    return inference.Weighted(sampler.sample, weight)
+    bids = None if all(bid is None for bid in view["bids"]) else bid_weight(view)
+    play = play_weight(view) if view["phase"] == "play" and inference.FROM_PLAY else None
+    return inference.combined(sampler.sample, bids, play) or sampler
 
 
 def _rank_among_others(card: str, hand: list[str]) -> int:

@@ -286,9 +286,9 @@ def test_king_worlds_weighed_by_the_play_put_more_cards_where_they_are() -> None
         return compact_king.Sampler(view).sample
 
     def weighted(view: View) -> Any:
-        weight = ai_king.world_weight(view)
-        assert weight is not None
-        return inference.Weighted(compact_king.Sampler(view).sample, weight).fresh
+        sampler = ai_king.world_sampler(view)
+        assert isinstance(sampler, inference.Weighted)
+        return sampler.fresh
 
     # 3000 worlds each: 9.21 blind, 9.43 weighed (standard errors about 0.03)
     assert cards_in_place(king_played_by_rule_of_thumb, weighted) > (
