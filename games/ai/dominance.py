@@ -7,7 +7,10 @@ another is at least as good as in every world and better in at least one is
 no worse. The exact endings (``games.ai.endgame``) choose only among the
 undominated moves, and so does the flat search's race
 (``games.ai.estimate.best_option``), where a rule of thumb's move that is
-still level by the standard errors can nonetheless be dominated.
+still level by the standard errors can nonetheless be dominated. The endings'
+values are exact, so one world decides; a race's come from playouts that
+often tie, so there the other move must be ahead in several worlds
+(``games.ai.estimate.DOMINANCE_EVIDENCE``).
 :data:`ENABLED` lets the benchmark measure the levels without the filter.
 """
 
@@ -19,19 +22,25 @@ from typing import Any
 ENABLED = True
 
 
-def dominates(other: list[float], mine: list[float]) -> bool:
-    """True if ``other`` is at least as good as ``mine`` in every world and better in one."""
-    return other != mine and all(o >= m for o, m in zip(other, mine, strict=True))
+def dominates(other: list[float], mine: list[float], evidence: int = 1) -> bool:
+    """True if ``other`` is at least as good as ``mine`` in every world and better
+    in at least ``evidence`` of them."""
+    if not all(o >= m for o, m in zip(other, mine, strict=True)):
+        return False
+    return sum(o > m for o, m in zip(other, mine, strict=True)) >= evidence
 
 
-def undominated(table: dict[Any, list[float]]) -> list[Any]:
+def undominated(table: dict[Any, list[float]], evidence: int = 1) -> list[Any]:
     """The moves no other move beats in every world (ties excepted): for each
-    dominated move there is one at least as good everywhere and better somewhere.
-    Every move of ``table`` has one result per world, the same worlds for all."""
+    dominated move there is one at least as good everywhere and better in
+    ``evidence`` worlds or more. Every move of ``table`` has one result per
+    world, the same worlds for all."""
     if not ENABLED:
         return list(table)
     return [
         move
         for move, mine in table.items()
-        if not any(dominates(other, mine) for rival, other in table.items() if rival != move)
+        if not any(
+            dominates(other, mine, evidence) for rival, other in table.items() if rival != move
+        )
     ]

@@ -103,7 +103,7 @@ def search(
     counted in worlds, the hard cap always). At least one world is always
     played out. ``prior`` (the rule of thumb's choice) is played if it is still
     in the race at the end: only a candidate the samples show clearly better,
-    or better in one world and as good in all the others (dominance), overrules it.
+    or better in several worlds and as good in all the others (dominance), overrules it.
     With ``weight`` (inference), worlds are drawn in proportion to it, each afresh
     (``games.ai.inference.Weighted.fresh``: the race takes them as independent).
     """
