@@ -36,7 +36,10 @@ docs/computer-players.md), on rewards divided by the game's scale. A level
 ``strong-blind`` and ``normal-blind`` are the levels without inference (their
 worlds not weighted by the bids seen; ``games/ai/inference.py``),
 ``strong-rollout`` strong without its exact endings (``games/ai/endgame.py``),
-``strong-blind-rollout`` without either.
+``strong-blind-rollout`` without either, ``strong-dominated`` strong without
+the dominated-move filter (``games/ai/dominance.py``: the flat searches and
+the endings), ``strong-bidsonly`` strong inferring from the bids and trumps
+only, not from the play (Oh Hell's cards played, Rummy's pile).
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -74,7 +77,7 @@ from reference import SCALES, reference_move
 from spiel_oh_hell import spiel_move
 
 from games import REGISTRY
-from games.ai import Budget, choose, endgame, inference, level_budget
+from games.ai import Budget, choose, dominance, endgame, inference, level_budget
 from games.base import Event, Game
 
 
@@ -149,7 +152,12 @@ def agent(
     if name == "reference" and game_id == "oh_hell":
         name = "ismcts"
     name, *handicaps = name.split("-")
-    switches = {"blind": inference, "rollout": endgame}
+    switches = {
+        "blind": (inference, "ENABLED"),
+        "bidsonly": (inference, "FROM_PLAY"),
+        "rollout": (endgame, "ENABLED"),
+        "dominated": (dominance, "ENABLED"),
+    }
     off = [switches[handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:
@@ -162,8 +170,8 @@ def agent(
         if name in ("reference", "handmade"):
             return reference_move(game_id, view, think, salt, uct_c, scale)
         with contextlib.ExitStack() as stack:
-            for module in off:
-                stack.enter_context(mock.patch.object(module, "ENABLED", False))
+            for module, flag in off:
+                stack.enter_context(mock.patch.object(module, flag, False))
             return choose(game_id, view, name, salt, budgets.get(name))
 
     return move

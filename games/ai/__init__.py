@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import endgame, ismcts
+from games.ai import endgame, inference, ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
@@ -200,7 +200,12 @@ def decide(
         seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
         playouts=budget.playouts,
     )
-    return account(*search(REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior))
+    inferring = inference.ENABLED and inference.FROM_PLAY
+    weight = playbook.infer(view) if playbook.infer and inferring else None
+    raced = search(
+        REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior, weight=weight
+    )
+    return account(raced.choice, raced.worlds)
 
 
 def needs_thought(game_id: str, view: View, level: str) -> bool:

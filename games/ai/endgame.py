@@ -10,7 +10,7 @@ card best for *itself* (max^n; a seat's value is the search's reward, its
 deal score against the others'), remembering positions already solved. Every
 legal move is solved in the same worlds (paired), and the move with the best
 mean is played; a move worse in every world than another is never chosen
-(:func:`undominated`). Sampling stops at the budget, or once the leader is
+(``games.ai.dominance``). Sampling stops at the budget, or once the leader is
 :data:`~games.ai.estimate.SEPARATION` standard errors ahead of every other
 move (after :data:`MIN_WORLDS`).
 
@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games.ai.dominance import undominated
 from games.ai.estimate import clearly_behind
 from games.ai.ismcts import Rewards, Sample
 
@@ -94,21 +95,6 @@ def move_values(world: Any, seat: int, actions: list[Any], rewards: Rewards) -> 
         after._apply(seat, action)
         values.append(solve(after, world, rewards, memo)[seat])
     return values
-
-
-def undominated(table: dict[Any, list[float]]) -> list[Any]:
-    """The moves no other move beats in every world (ties excepted): for each
-    dominated move there is one at least as good everywhere and better somewhere."""
-
-    def dominated(move: Any) -> bool:
-        mine = table[move]
-        return any(
-            all(o >= m for o, m in zip(other, mine, strict=True)) and other != mine
-            for rival, other in table.items()
-            if rival != move
-        )
-
-    return [move for move in table if not dominated(move)]
 
 
 @dataclass

@@ -16,7 +16,9 @@ is a few standard errors ahead, which copies would make look smaller than
 they are, so they draw every world afresh (:meth:`Weighted.fresh`).
 
 The opponent models are the project's own policies (for Oh Hell: the bid is
-near the hand's count of likely winners, ``games.ai.oh_hell``). Easy samples
+near the hand's count of likely winners, and the cards played are the rule of
+thumb's, softened, ``games.ai.oh_hell``; for Rummy: what is thrown and taken
+from the pile, ``games.ai.rummy``). Easy samples
 blind; normal and strong infer. :data:`ENABLED` lets the benchmark measure
 the same levels without it.
 """
@@ -30,6 +32,9 @@ from typing import Generic, Protocol, Self, TypeVar
 
 #: Whether the search levels weigh their worlds (the benchmark turns it off to compare).
 ENABLED = True
+#: Whether they weigh them by the cards played as well as by the bids and
+#: choices (Oh Hell's play, Rummy's pile; the benchmark turns it off to compare).
+FROM_PLAY = True
 #: Worlds drawn at most for one sample; then the likeliest of them is taken.
 MAX_TRIES = 16
 #: Worlds drawn first to find the weights' bound (their largest weight).
@@ -56,7 +61,11 @@ def gaussian(distance: float, spread: float) -> float:
 
 class Weighted(Generic[W]):
     """Draws worlds from ``sample`` and keeps each with probability ``weight(world)``
-    over the bound (the largest weight of :data:`WARMUP` first worlds, at most 1)."""
+    over the bound (the largest weight of :data:`WARMUP` first worlds, at most 1).
+
+    ``cheap``, if given, is a cheaper weight never below ``weight`` (one factor
+    of it): a world it already rejects is rejected without ``weight``.
+    """
 
     def __init__(
         self,
@@ -65,9 +74,11 @@ class Weighted(Generic[W]):
         tries: int = MAX_TRIES,
         warmup: int = WARMUP,
         reuse: float = REUSE,
+        cheap: Callable[[W], float] | None = None,
     ) -> None:
         self.draw = sample
         self.weight = weight
+        self.cheap = cheap
         self.tries = tries
         self.warmup = warmup
         self.reuse = reuse
@@ -96,8 +107,11 @@ class Weighted(Generic[W]):
         for _ in range(self.tries):
             world = self.draw(rng)
             self.drawn += 1
-            weight = self.weight(world)
-            if rng.random() * self.bound < weight:
+            weight = self.cheap(world) if self.cheap is not None else 1.0
+            threshold = rng.random() * self.bound
+            if threshold < weight:
+                weight = self.weight(world)
+            if threshold < weight:
                 self.kept += 1
                 self.worlds.append(world.clone())
                 return world
@@ -105,3 +119,18 @@ class Weighted(Generic[W]):
                 best, best_weight = world, weight
         assert best is not None
         return best
+
+
+def combined(
+    sample: Callable[[random.Random], W],
+    cheap: Callable[[W], float] | None,
+    dear: Callable[[W], float] | None,
+) -> Weighted[W] | None:
+    """Worlds from ``sample`` weighted by the product of two weights, either of
+    which may be None: ``dear`` is reckoned only for the worlds ``cheap`` keeps.
+    None when there is nothing to weigh by."""
+    if dear is None:
+        return None if cheap is None else Weighted(sample, cheap)
+    if cheap is None:
+        return Weighted(sample, dear)
+    return Weighted(sample, lambda world: cheap(world) * dear(world), cheap=cheap)

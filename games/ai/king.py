@@ -9,7 +9,8 @@ In the lottery it plays the card that frees most of its own cards behind it.
 Normal and strong *infer* who holds what from the trumps named
 (``games.ai.inference``): in a trump deal the opponent who named trumps
 most likely named his longest suit (the easy policy's choice), so deals that
-give him a short trump suit are drawn less often (:func:`trump_weight`).
+give him a short trump suit are drawn less often (:func:`trump_weight`); and
+from the cards played, against the rule of thumb (:func:`play_weight`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.ai import compact_king, inference
+from games.ai import compact_king, inference, play_inference
 from games.ai.compact import SUIT_MASKS, card_space, mask_of
 from games.ai.estimate import Sampling, best_option, deal_gains
 from games.ai.ismcts import Space, relative
@@ -76,7 +77,8 @@ def sampled_trumps(view: View, rng: random.Random, sampling: Sampling) -> tuple[
     def simulate(world: Game, action: str, sim_rng: random.Random) -> float:
         return relative(deal_gains(world, seat, action, _ROLLOUT, sim_rng))[seat]
 
-    return best_option(lambda r: King.determinize(view, r), options, simulate, rng, sampling)
+    found = best_option(lambda r: King.determinize(view, r), options, simulate, rng, sampling)
+    return found.choice, found.worlds
 
 
 def lottery_card(legal: list[str], hand: list[str]) -> str:
@@ -161,17 +163,42 @@ def trump_weight(view: View) -> Callable[[compact_king.CompactKing], float] | No
     return weight
 
 
+def play_weight(view: View) -> Callable[[compact_king.CompactKing], float] | None:
+    """How likely a world makes the cards the opponents played lately, by the
+    rule of thumb (``games.ai.play_inference``); None before an opponent played."""
+    players = int(view["players"])
+    first, plays = play_inference.recent_plays(view)
+    start = compact_king.from_view(
+        {**view, "history": view["history"][:first], "trick": []},
+        [[] for _ in range(players)],
+    )
+    # The penalty still to take then was larger; the rule of thumb does not
+    # read it, and scaled up it never reaches 0 (the deal's end) in the replay.
+    start.penalty_left *= 1 << 20
+    return play_inference.replay_weight(start, plays, int(view["seat"]), compact_king.easy_rollout)
+
+
+def world_sampler(
+    view: View,
+) -> compact_king.Sampler | inference.Weighted[compact_king.CompactKing]:
+    """Worlds of a trick deal's view as compact states: weighted by the trumps
+    named and the play seen while inference is on (the play reckoned only for
+    worlds the trumps keep)."""
+    sampler = compact_king.Sampler(view)
+    if not inference.ENABLED:
+        return sampler
+    play = play_weight(view) if inference.FROM_PLAY else None
+    return inference.combined(sampler.sample, trump_weight(view), play) or sampler
+
+
 def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching a trick deal's play (None otherwise:
     the lottery and naming trumps stay on the engine); its worlds weighted by
-    the trumps named (:func:`trump_weight`) while inference is on."""
+    the trumps named (:func:`trump_weight`) and the cards played
+    (:func:`play_weight`) while inference is on."""
     if view["phase"] != "play":
         return None
-    sampler = compact_king.Sampler(view)
-    weight = trump_weight(view) if inference.ENABLED else None
-    if weight is None:
-        return card_space(sampler, compact_king.easy_rollout)
-    return card_space(inference.Weighted(sampler.sample, weight), compact_king.easy_rollout)
+    return card_space(world_sampler(view), compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))

@@ -10,17 +10,29 @@ take tricks while short of the bid and to duck once it is made.
 Normal and strong *infer* (``games.ai.inference``): the deals they sample are
 drawn by how likely the bids seen make them — an opponent whose bid is far
 from his sampled hand's count of likely winners makes that deal unlikely
-(:func:`bid_weight`). Easy samples blind.
+(:func:`bid_weight`) — and by the cards they played: a deal in which the
+rule of thumb, holding an opponent's hand there, would have played another
+card than he did is less likely (:func:`play_weight`,
+``games.ai.play_inference``). Easy samples blind.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from games.ai import compact_oh_hell as compact
-from games.ai import inference
-from games.ai.compact import ABOVE, NAMES, NO_SUIT, SUIT_MASKS, card_space, cards_of, mask_of
+from games.ai import inference, play_inference
+from games.ai.compact import (
+    ABOVE,
+    NAMES,
+    NO_SUIT,
+    SUIT_MASKS,
+    card_space,
+    cards_of,
+    mask_of,
+)
 from games.ai.estimate import Sampling, best_option
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout
@@ -103,7 +115,8 @@ def sampled_bid(
         world.turn = first
         return _bid_outcome(world, seat, int(bid[4:]), sim_rng)
 
-    return best_option(sample, options, simulate, rng, sampling)
+    found = best_option(sample, options, simulate, rng, sampling)
+    return found.choice, found.worlds
 
 
 def _bid_outcome(world: compact.CompactOhHell, seat: int, bid: int, rng: random.Random) -> float:
@@ -175,14 +188,33 @@ def bid_weight(view: View) -> Callable[[compact.CompactOhHell], float]:
     return weight
 
 
+def play_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
+    """How likely a world makes the cards the opponents played lately, by the
+    rule of thumb (``games.ai.play_inference``); None before an opponent played."""
+    players = int(view["players"])
+    history: list[dict[str, Any]] = view["history"]
+    first, plays = play_inference.recent_plays(view)
+    won = [0] * players
+    for done in history[:first]:
+        won[done["winner"]] += 1
+    start = compact.from_view(
+        {**view, "history": history[:first], "trick": [], "tricks_won": won, "phase": "play"},
+        [[] for _ in range(players)],
+    )
+    return play_inference.replay_weight(start, plays, int(view["seat"]), compact.easy_rollout)
+
+
 def world_sampler(
     view: View, infer: bool
 ) -> compact.Sampler | inference.Weighted[compact.CompactOhHell]:
-    """Worlds of the view as compact states: weighted by the bids seen if ``infer``."""
+    """Worlds of the view as compact states: weighted by the bids and the play
+    seen if ``infer`` (the play reckoned only for worlds the bids keep)."""
     sampler = compact.Sampler(view)
-    if not infer or all(bid is None for bid in view["bids"]):
+    if not infer:
         return sampler
-    return inference.Weighted(sampler.sample, bid_weight(view))
+    bids = None if all(bid is None for bid in view["bids"]) else bid_weight(view)
+    play = play_weight(view) if view["phase"] == "play" and inference.FROM_PLAY else None
+    return inference.combined(sampler.sample, bids, play) or sampler
 
 
 def _rank_among_others(card: str, hand: list[str]) -> int:

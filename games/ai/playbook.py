@@ -91,7 +91,10 @@ class Playbook:
     the level's usual cap; see ``games.ai.level_budget``; strong has only its
     time). ``endgame``: once the seat holds this many cards or fewer, strong
     solves the rest of the deal exactly over sampled worlds of ``compact``
-    (``games.ai.endgame``); 0: never.
+    (``games.ai.endgame``); 0: never. ``infer``: for the flat search, how
+    likely a sampled world makes what the seat has seen (``games.ai.inference``;
+    None: nothing to weigh by); the tree search's worlds are weighted by
+    ``compact``'s sampler instead.
     """
 
     easy: Policy
@@ -108,3 +111,4 @@ class Playbook:
     compact: Callable[[View], Space | None] | None = None
     normal_samples: int | None = None
     endgame: int = 0
+    infer: Callable[[View], Callable[[Game], float] | None] | None = None

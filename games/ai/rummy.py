@@ -4,11 +4,18 @@ Easy takes the discard only when it completes a meld or can be laid off at
 once onto a meld on the table, melds and lays off whenever it can (the
 biggest meld first), and discards its highest card that belongs to no meld
 in the making (no pair, no near neighbour of its suit).
+
+Normal and strong *infer* (``games.ai.inference``) from what the opponents
+did with the discard pile (:func:`play_weight`): an opponent who took a card
+from it and still holds it probably holds cards that build with it, and the
+card the seat before threw is one the rule of thumb would throw from his hand
+— seldom a card that builds with the rest.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.ai.playbook import Playbook, policy_rollout, score_margin
@@ -18,6 +25,7 @@ from games.rummy import (
     RUN_POSITION,
     Rummy,
     hand_points,
+    hand_size,
     layoff_cards,
     meld_cards,
     run_codes,
@@ -31,6 +39,12 @@ SHORTLIST_DISCARDS = 4
 #: Normal's worlds per decision (strong has its whole second;
 #: docs/computer-players.md, measured).
 NORMAL_SAMPLES = 24
+#: A world is this much less likely for each card the rule of thumb would have
+#: thrown before the one the seat before threw (from his hand in that world).
+DISCARD_SOFTNESS = 0.6
+#: The weight of a world in which a card an opponent took from the pile, and
+#: still holds, builds nothing with the rest of his hand.
+IDLE_PICKUP = 0.3
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -116,6 +130,61 @@ def builds(hand: list[str], card: str) -> bool:
     return False
 
 
+def last_discard(view: View) -> tuple[int, str] | None:
+    """The seat before and the card it threw last, if the pile's top is that card:
+    on the seat's turn, unless it took the top this turn or nobody has thrown yet
+    (the top is the card turned up at the deal)."""
+    pile: list[str] = view["discard"]
+    seat, players = int(view["seat"]), int(view["players"])
+    if not pile or view["to_move"] != seat or view["taken"] is not None:
+        return None
+    dealt = 52 - players * hand_size(players) - 1
+    drawn = dealt - int(view["stock"]) - (1 if view["phase"] == "meld" else 0)
+    untouched = not view["melds"] and not any(view["known_cards"]) and not view["turnovers"]
+    if seat == (int(view["dealer"]) + 1) % players and untouched and drawn == 0:
+        return None
+    return (seat - 1) % players, pile[-1]
+
+
+def pickups(view: View) -> list[tuple[int, str]]:
+    """The cards opponents took from the pile and still hold (before any turnover:
+    after one, cards drawn from the turned-over stock are known as well)."""
+    if view["turnovers"]:
+        return []
+    seat = int(view["seat"])
+    known: list[list[str]] = view["known_cards"]
+    return [(other, card) for other, cards in enumerate(known) if other != seat for card in cards]
+
+
+def play_weight(view: View) -> Callable[[Game], float] | None:
+    """How likely a sampled world makes what the opponents did with the pile, by
+    the rule of thumb softened (None: nothing seen to weigh by).
+
+    The seat before threw the pile's top: in a world where the rule of thumb
+    (:func:`ranked_discards`) puts r cards of his hand before it, the weight is
+    :data:`DISCARD_SOFTNESS` ** r. A card an opponent took and still holds that
+    builds nothing with the rest of his hand there: :data:`IDLE_PICKUP`.
+    """
+    thrown = last_discard(view)
+    taken = pickups(view)
+    if thrown is None and not taken:
+        return None
+
+    def weight(world: Game) -> float:
+        hands: list[list[str]] = getattr(world, "hands")  # noqa: B009 - every card game has hands
+        chance = 1.0
+        if thrown is not None:
+            other, card = thrown
+            before = [*hands[other], card]
+            chance *= DISCARD_SOFTNESS ** ranked_discards(before, before).index(card)
+        for other, card in taken:
+            if not builds(hands[other], card):
+                chance *= IDLE_PICKUP
+        return chance
+
+    return weight
+
+
 def greedy_rollout(game: Game, seat: int, legal: list[str], rng: random.Random) -> str:
     """A fast playout move from the legal list alone: draw, meld, lay off, shed high cards."""
     if "draw" in legal:
@@ -144,4 +213,5 @@ PLAYBOOK = Playbook(
     shortlist=shortlist,
     max_moves=300,
     normal_samples=NORMAL_SAMPLES,
+    infer=play_weight,
 )

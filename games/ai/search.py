@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.ai.estimate import Sampling, best_option
+from games.ai.estimate import Race, Sampling, best_option
+from games.ai.inference import Weighted
 from games.base import Event, Game, View
 
 #: A fast move chooser for playouts: (game, seat to move, its legal actions, rng) -> action.
@@ -88,9 +89,11 @@ def search(
     rng: random.Random,
     prior: str | None = None,
     clock: Callable[[], float] = time.perf_counter,
-) -> tuple[str, int]:
-    """The candidate with the best mean playout outcome over sampled worlds,
-    and the worlds sampled.
+    weight: Callable[[Game], float] | None = None,
+) -> Race:
+    """The candidate with the best mean playout outcome over sampled worlds
+    (``choice``), each played out to the end of the deal, with every
+    candidate's results and the worlds sampled (``games.ai.estimate.best_option``).
 
     Every world is drawn by ``Game.determinize`` and every candidate still in
     the race is played out in it, with the same rollout random numbers for
@@ -99,19 +102,22 @@ def search(
     ends when one is left or the budget is spent (its time, its ``playouts``
     counted in worlds, the hard cap always). At least one world is always
     played out. ``prior`` (the rule of thumb's choice) is played if it is still
-    in the race at the end: only a candidate the samples show clearly better
-    overrules it.
+    in the race at the end: only a candidate the samples show clearly better,
+    or better in several worlds and as good in all the others (dominance), overrules it.
+    With ``weight`` (inference), worlds are drawn in proportion to it, each afresh
+    (``games.ai.inference.Weighted.fresh``: the race takes them as independent).
     """
-    if len(candidates) == 1:
-        return candidates[0], 0
     seat = int(view["seat"])
     seconds = min(budget.seconds or HARD_CAP_SECONDS, HARD_CAP_SECONDS)
 
     def simulate(world: Game, action: str, playout_rng: random.Random) -> float:
         return play_out(world, seat, action, playout, playout_rng)
 
+    def sample(world_rng: random.Random) -> Game:
+        return game_cls.determinize(view, world_rng)
+
     return best_option(
-        lambda world_rng: game_cls.determinize(view, world_rng),
+        sample if weight is None else Weighted(sample, weight).fresh,
         candidates,
         simulate,
         rng,

@@ -70,4 +70,9 @@ PLAYBOOK = Playbook(
     tree=True,
     strong_rollout=policy_rollout(easy, ("trick", "led")),
     compact=compact_space,
+    # Hands stay at six while the stock lasts (every trick draws one card a
+    # seat), so at four cards or fewer the stock is gone and every card is in
+    # a hand or played: a plain trick ending. One world of four cards costs
+    # 3-10 ms at three players, 6-30 ms at four (docs/computer-players.md).
+    endgame=4,
 )

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
-from games.ai import PLAYBOOKS, Budget, decide, endgame
+from games.ai import PLAYBOOKS, Budget, compact_two_ten_jack, decide, dominance, endgame
 from games.ai import compact_oh_hell as compact
 from games.ai.compact import INDEX, rewards
 from games.ai.ismcts import relative
+from games.base import Game
 from games.oh_hell import OhHell
+from games.two_ten_jack import TwoTenJack
 
 
 def ending(seed: int, cards: int, size: int = 6) -> OhHell:
@@ -28,7 +30,7 @@ def ending(seed: int, cards: int, size: int = 6) -> OhHell:
     return game
 
 
-def exhaustive(game: OhHell, deal_no: int, before: list[int]) -> list[float]:
+def exhaustive(game: Game, deal_no: int, before: list[int]) -> list[float]:
     """The rules engine played out by every seat trying every card, each taking
     the one best for itself (the first on a tie): relative deal scores."""
     seat = game.to_move
@@ -68,16 +70,63 @@ def test_each_move_is_worth_what_exhaustive_play_after_it_makes() -> None:
         assert value == pytest.approx(exhaustive(after, game.deal_no, list(game.scores))[seat])
 
 
+def two_ten_jack_ending(seed: int, cards: int, players: int) -> TwoTenJack:
+    """A Two-Ten-Jack deal played at random until the seat to move holds ``cards``
+    (the stock is gone by then: hands stay at six while it lasts)."""
+    game = TwoTenJack.new(players, {"target": 500}, seed=seed, dealer=0)
+    rng = random.Random(seed)
+    while len(game.hands[game.to_move]) > cards:
+        seat = game.to_move
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_the_solver_agrees_with_exhaustive_play_in_two_ten_jack(seed: int) -> None:
+    game = two_ten_jack_ending(seed, 2 + seed % 2, players=2 + seed % 3)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    assert view["stock"] == 0
+    state = compact_two_ten_jack.from_view(view, [list(hand) for hand in game.hands], [])
+    solved = endgame.solve(state, state.clone(), rewards, {})
+    assert solved == pytest.approx(exhaustive(game, game.deal_no, list(game.scores)))
+    legal = game.legal_actions(seat)
+    values = endgame.move_values(
+        state, seat, [compact_two_ten_jack.encode(a) for a in legal], rewards
+    )
+    for action, value in zip(legal, values, strict=True):
+        after = game.clone()
+        after._apply(seat, action)
+        assert value == pytest.approx(exhaustive(after, game.deal_no, list(game.scores))[seat])
+
+
+def test_strong_solves_a_two_ten_jack_ending_once_the_stock_is_gone() -> None:
+    game = two_ten_jack_ending(5, 4, players=3)
+    view = game.view(game.to_move)
+    calls: list[int] = []
+    solve = endgame.play_ending
+
+    def counted(*args: Any, **kwargs: Any) -> endgame.Ending:
+        calls.append(1)
+        return solve(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(endgame, "play_ending", counted)
+        strong = decide("two_ten_jack", view, "strong", 1, Budget(playouts=20))
+        assert calls and strong.action in view["legal"] and strong.samples <= 20
+        early = two_ten_jack_ending(5, 6, players=3)  # six cards: the stock still lasts
+        decide("two_ten_jack", early.view(early.to_move), "strong", 1, Budget(playouts=20))
+    assert len(calls) == 1
+
+
 def test_a_dominated_move_is_never_picked() -> None:
     table: dict[Any, list[float]] = {
         "a": [1.0, 2.0, 0.0],
         "b": [1.0, 3.0, 0.0],
         "c": [9.0, -9.0, 0.0],
     }
-    assert endgame.undominated(table) == ["b", "c"]
     assert endgame.pick(table) == "b"
-    # equal everywhere: neither dominates the other
-    assert endgame.undominated({"x": [1.0], "y": [1.0]}) == ["x", "y"]
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -96,7 +145,7 @@ def test_no_dominated_move_in_generated_endings(seed: int) -> None:
         random.Random(seed),
         worlds=40,
     )
-    assert found.action in endgame.undominated(found.table)
+    assert found.action in dominance.undominated(found.table)
     means = {move: sum(values) / len(values) for move, values in found.table.items()}
     assert means[found.action] == max(means.values())
 

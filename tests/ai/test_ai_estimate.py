@@ -86,7 +86,8 @@ def test_options_clearly_behind_drop_out_and_the_close_ones_get_the_samples() ->
         played[option] += 1
         return worth[option] + luck.gauss(0, 1)
 
-    chosen, worlds = best_option(lambda rng: Blank(), list(worth), simulate, random.Random(2), WIDE)
+    found = best_option(lambda rng: Blank(), list(worth), simulate, random.Random(2), WIDE)
+    chosen, worlds = found.choice, found.worlds
     assert played["poor"] == WIDE.min_worlds  # dropped at the first look
     assert played["close"] == played["closer"] == worlds > 3 * WIDE.min_worlds
     assert chosen == "closer"
@@ -101,13 +102,14 @@ def test_a_favourite_the_samples_cannot_tell_from_the_leader_stands() -> None:
 
     short = Sampling(min_worlds=8, max_worlds=40)
     sample = lambda rng: Blank()  # noqa: E731
-    assert best_option(sample, list(worth), simulate, random.Random(4), short, "favourite")[0] == (
-        "favourite"
-    )
+
+    def chosen() -> str:
+        found = best_option(sample, list(worth), simulate, random.Random(4), short, "favourite")
+        return found.choice
+
+    assert chosen() == "favourite"
     worth["leader"] = 3.0  # now clearly better: it overrules the favourite
-    assert best_option(sample, list(worth), simulate, random.Random(4), short, "favourite")[0] == (
-        "leader"
-    )
+    assert chosen() == "leader"
 
 
 def level_favourite_stands(seed: int, max_worlds: int) -> bool:
@@ -118,10 +120,10 @@ def level_favourite_stands(seed: int, max_worlds: int) -> bool:
         return luck.gauss(0, 1)
 
     race = Sampling(min_worlds=8, max_worlds=max_worlds)
-    chosen, _ = best_option(
+    found = best_option(
         lambda rng: Blank(), ["other", "favourite"], simulate, luck, race, "favourite"
     )
-    return chosen == "favourite"
+    return found.choice == "favourite"
 
 
 def test_a_favourite_level_with_the_leader_stands_however_long_the_race() -> None:

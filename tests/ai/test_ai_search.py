@@ -21,7 +21,7 @@ PLAYOUT = Playout(rollout=random_rollout, outcome=score_margin, max_moves=10)
 def decide(reds: int, budget: Budget, prior: str | None = None, seed: int = 0) -> str:
     game_cls = gamble_with(reds)
     view: dict[str, Any] = game_cls.new(2, seed=seed, dealer=0).view(0)
-    return search(game_cls, view, view["legal"], PLAYOUT, budget, random.Random(seed), prior)[0]
+    return search(game_cls, view, view["legal"], PLAYOUT, budget, random.Random(seed), prior).choice
 
 
 def test_the_search_plays_safe_against_bad_odds_and_bets_on_good_ones() -> None:
@@ -59,9 +59,9 @@ def test_a_clear_decision_stops_early_and_a_close_one_spends_the_budget() -> Non
 def test_equal_candidates_are_settled_for_the_earlier_one() -> None:
     view = Level.new(2, seed=0, dealer=0).view(0)
     Gamble.samples = 0
-    chosen, _ = search(
+    chosen = search(
         Level, view, ["gamble", "safe"], PLAYOUT, Budget(playouts=400), random.Random(0)
-    )
+    ).choice
     assert chosen == "gamble"
     assert Gamble.samples == MIN_WORLDS
 
