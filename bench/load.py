@@ -615,6 +615,7 @@ class ThinkingTable(Table):
         # than (session, version)) since when
         self.mover_owed: dict[int, list[float]] = {}
         self.turn_owed: tuple[int, int, float] | None = None
+        self.thinking: list[tuple[float, float]] = []  # (buttons seen, pressed): the human's time
 
     def seen(self, call: Call, message: StoredMessage | None) -> None:
         """A group delivery shows every move answered before it was sent; a hand delivery
@@ -669,6 +670,17 @@ class ThinkingTable(Table):
         times = [started, *self.shown_at, ended]
         return max(b - a for a, b in itertools.pairwise(times))
 
+    def longest_bot_wait(self, started: float, ended: float) -> float:
+        """The longest this table waited, within the window, for its next shown move,
+        less the time its humans spent thinking meanwhile: the bot's own part of the wait
+        (a human's think time is drawn from an exponential law, whose longest draw in a
+        run of a thousand moves alone passes 20 s)."""
+        times = [started, *self.shown_at, ended]
+        return max(
+            b - a - sum(max(0.0, min(b, t1) - max(a, t0)) for t0, t1 in self.thinking)
+            for a, b in itertools.pairwise(times)
+        )
+
     def silent_windows(self, started: float, ended: float) -> int:
         """How many of the window's whole minutes (from ``started``) showed no move here."""
         minutes = int((ended - started) // FAIR_WINDOW)
@@ -687,11 +699,13 @@ class ThinkingTable(Table):
             if press is None or (press.session, press.version) <= last:
                 await self.wait(1.0)
                 continue
+            seen_at = time.perf_counter()
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
             press = self.next_press() or press  # what the buttons show after thinking
             if (press.session, press.version) <= last:
                 continue
             press.pressed_at = time.perf_counter()
+            self.thinking.append((seen_at, press.pressed_at))
             self.session = press.session
             query = self.fake.push_callback(
                 press.user, self.private[press.user.id], press.message.message_id, press.data
@@ -717,6 +731,7 @@ class LimitedResult:
     unshown: list[float]
     owed: list[float]  # hand updates not delivered by the end: how long they waited
     longest_unshown: float
+    longest_bot_wait: float  # the same less the humans' think time within it
     silent: int  # (table, minute of the window) pairs that showed no move
     minutes: int  # the window's whole minutes
     warmup: float
@@ -737,7 +752,7 @@ class LimitedResult:
             f"| {self.game} | {self.tables} | {made:.1f} ({offered:.1f}) | {total:.2f} "
             f"({kinds}) | {100 * current:.1f} % of {len(waits)} "
             f"| {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
-            f"{lags[-1]:.1f} s | {self.longest_unshown:.1f} s "
+            f"{lags[-1]:.1f} s | {self.longest_unshown:.1f} s ({self.longest_bot_wait:.1f} s) "
             f"| {self.silent} of {self.tables * self.minutes} "
             f"| {counts[0]} / {counts[len(counts) // 2]} / {counts[-1]} "
             f"| {self.sends_per_second:.1f} | {self.budget.too_many} |"
@@ -753,7 +768,8 @@ LIMITED_HEADER = (
     "| game | tables | moves/s made (offered) | deliveries per move (by kind) "
     f"| hand updates within {HAND_CURRENT} s of the commit "
     "| press → table shows it p50 / p95 / max | longest wait of a table for its next "
-    f"shown move | tables' {FAIR_WINDOW:.0f} s windows without a shown move "
+    "shown move (less its humans' think time) "
+    f"| tables' {FAIR_WINDOW:.0f} s windows without a shown move "
     "| moves per table min / median / max | sends+edits/s | 429s |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|"
 )
@@ -821,6 +837,7 @@ async def run_limited(
             unshown,
             [wait for t in tables for wait in t.owed(now)],
             max(t.longest_unshown(started, now) for t in tables),
+            max(t.longest_bot_wait(started, now) for t in tables),
             sum(t.silent_windows(started, now) for t in tables),
             int((now - started) // FAIR_WINDOW),
             warmup,
