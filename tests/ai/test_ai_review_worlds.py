@@ -18,7 +18,7 @@ from games.ai.review import draw_worlds, review_decision
 from games.ai.search import world_sampler
 from games.base import Game, View
 from games.cards import SUITS
-from tests.ai.test_ai_inference import (
+from tests.support.inference_deals import (
     bidding,
     high_cards,
     king_played_by_rule_of_thumb,
