@@ -8,14 +8,12 @@ Regenerate after an intended change with
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from bot.render.common import Screen
 from bot.render.compare import render_compare
 from sessions.compare import Comparison, Rival, Same, Step
-from tests.support.golden_screens import GOLDEN, snapshot
+from tests.support.golden_screens import check_golden
 
 #: The best of the day's board, with a name to escape.
 BOB = Rival(12, "Bob & <Co>", 13.0, 1)
@@ -76,11 +74,7 @@ NAMES = sorted(screens("en"))
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("name", NAMES)
 def test_golden_compare_screen(name: str, lang: str) -> None:
-    text = snapshot(screens(lang)[name])
-    path = GOLDEN / f"bot_{name}_{lang}.txt"
-    if os.environ.get("KOLODA_UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(f"{name}_{lang}", screens(lang)[name])
 
 
 def test_a_decision_with_a_choice_missing_is_never_called_the_same() -> None:
