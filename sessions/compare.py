@@ -100,11 +100,18 @@ class Comparison:
     steps: tuple[Step, ...]
     unjudged: int
 
+    def same(self, step: Step) -> bool:
+        """True if every choice at ``step`` is there and the viewer's: the computer
+        judged it, and the rival (if there is one) made a decision of that number,
+        given, not hidden. A step with a choice missing is never folded into "the same"."""
+        present = step.computer is not None and (self.rival is None or step.rival is not None)
+        return present and step.agreed
+
     def runs(self) -> Iterator[Step | Same]:
-        """The steps in order, each run of agreed ones as one :class:`Same`."""
+        """The steps in order, each run of the :meth:`same` ones as one :class:`Same`."""
         run: list[Step] = []
         for step in self.steps:
-            if step.agreed:
+            if self.same(step):
                 run.append(step)
                 continue
             if run:

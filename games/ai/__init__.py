@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -33,7 +34,7 @@ from games.ai import endgame, inference, ismcts
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
-from games.base import View
+from games.base import Game, View
 
 LEVELS = ("easy", "normal", "strong")
 #: The default thinking budget per decision. Normal stops at 200 samples as well,
@@ -200,12 +201,26 @@ def decide(
         seconds=max(1e-6, min(stop_at - time.perf_counter(), HARD_CAP_SECONDS)) if timed else None,
         playouts=budget.playouts,
     )
-    inferring = inference.ENABLED and inference.FROM_PLAY
-    weight = playbook.infer(view) if playbook.infer and inferring else None
     raced = search(
-        REGISTRY[game_id], view, candidates, playout, flat_budget, rng, prior, weight=weight
+        REGISTRY[game_id],
+        view,
+        candidates,
+        playout,
+        flat_budget,
+        rng,
+        prior,
+        weight=flat_weight(game_id, view),
     )
     return account(raced.choice, raced.worlds)
+
+
+def flat_weight(game_id: str, view: View) -> Callable[[Game], float] | None:
+    """How the flat search weighs its worlds at ``view`` (``Playbook.infer``,
+    while inference from play is on); None: it draws them blind."""
+    playbook = PLAYBOOKS[game_id]
+    if playbook.infer is None or not (inference.ENABLED and inference.FROM_PLAY):
+        return None
+    return playbook.infer(view)
 
 
 def needs_thought(game_id: str, view: View, level: str) -> bool:
@@ -247,6 +262,7 @@ __all__ = [
     "check_request",
     "choose",
     "decide",
+    "flat_weight",
     "level_budget",
     "needs_thought",
 ]

@@ -24,8 +24,8 @@ from typing import Any, Generic, Self, TypeVar
 
 from games.ai.inference import Weighted
 from games.ai.ismcts import Rewards, Rollout, Space
-from games.base import Event, View
-from games.cards import RANK_STRENGTH, SUITS
+from games.base import Event, Game, View
+from games.cards import RANK_STRENGTH, SUITS, sort_hand
 from games.sampling import deal_unseen
 
 #: Card names by index and back: index = suit * 13 + (strength - 2).
@@ -255,6 +255,7 @@ class Unseen:
 
 
 S = TypeVar("S", bound=TrickState)
+G = TypeVar("G", bound=Game)
 
 
 class Sampler(Generic[S]):
@@ -290,6 +291,25 @@ class Sampler(Generic[S]):
 
     def rest(self, state: S, cards: list[int]) -> None:
         """Place the cards left over after the hands (a stock); none by default."""
+
+
+def to_game(game_cls: type[G], view: View, world: TrickState, rng: random.Random) -> G:
+    """The full game of ``view`` whose hidden hands are those of the compact
+    ``world`` (drawn for that view): ``Game.determinize`` with the other seats'
+    hands replaced, the cards they no longer hold back in the stock if the game
+    keeps one. For the 📈 review, which plays its worlds on the rules engine."""
+    game = game_cls.determinize(view, rng)
+    seat = int(view["seat"])
+    hands: list[list[str]] = getattr(game, "hands")  # noqa: B009 - a trick game's hands
+    trumps: str | None = getattr(game, "trumps", None)
+    others = [s for s in range(len(hands)) if s != seat]
+    pool = [card for s in others for card in hands[s]] + list(getattr(game, "stock", []))
+    for s in others:
+        hands[s] = sort_hand([NAMES[c] for c in cards_of(world.hands[s])], trumps)
+    if hasattr(game, "stock"):
+        held = {card for s in others for card in hands[s]}
+        setattr(game, "stock", [card for card in pool if card not in held])  # noqa: B010
+    return game
 
 
 # ------------------------------------------------------------------ rules of thumb

@@ -191,14 +191,22 @@ def world_sampler(
     return inference.combined(sampler.sample, trump_weight(view), play) or sampler
 
 
+def search_worlds(
+    view: View,
+) -> compact_king.Sampler | inference.Weighted[compact_king.CompactKing] | None:
+    """The compact worlds the search levels draw at ``view``: a trick deal's play
+    (:func:`world_sampler`); None otherwise (naming trumps samples
+    ``King.determinize``, the lottery searches on the engine)."""
+    return world_sampler(view) if view["phase"] == "play" else None
+
+
 def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching a trick deal's play (None otherwise:
     the lottery and naming trumps stay on the engine); its worlds weighted by
     the trumps named (:func:`trump_weight`) and the cards played
     (:func:`play_weight`) while inference is on."""
-    if view["phase"] != "play":
-        return None
-    return card_space(world_sampler(view), compact_king.easy_rollout)
+    worlds = search_worlds(view)
+    return None if worlds is None else card_space(worlds, compact_king.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "penalty", "trumps", "trick", "history"))
@@ -212,4 +220,5 @@ PLAYBOOK = Playbook(
     sampled_phase="trump_choice",
     compact=compact_space,
     endgame=3,
+    worlds=search_worlds,
 )

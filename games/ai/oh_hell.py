@@ -217,6 +217,12 @@ def world_sampler(
     return inference.combined(sampler.sample, bids, play) or sampler
 
 
+def search_worlds(view: View) -> compact.Sampler | inference.Weighted[compact.CompactOhHell]:
+    """The worlds the search levels draw at ``view``, bidding or playing
+    (:func:`world_sampler`, inferring while inference is on)."""
+    return world_sampler(view, inference.ENABLED)
+
+
 def _rank_among_others(card: str, hand: list[str]) -> int:
     """The card's strength counting only the higher cards held by others (A K Q held: Q is A)."""
     return 14 - sum(1 for r in HIGHER[card[0]] if r + card[1] not in hand)
@@ -269,7 +275,7 @@ def compact_space(view: View) -> Space | None:
     """The compact bit-set state for searching the play (None while bidding)."""
     if view["phase"] != "play":
         return None
-    return card_space(world_sampler(view, inference.ENABLED), compact.easy_rollout)
+    return card_space(search_worlds(view), compact.easy_rollout)
 
 
 _ROLLOUT = policy_rollout(easy, ("phase", "trumps", "bids", "tricks_won", "trick", "history"))
@@ -284,4 +290,5 @@ PLAYBOOK = Playbook(
     sampled_phase="bid",
     compact=compact_space,
     endgame=3,
+    worlds=search_worlds,
 )

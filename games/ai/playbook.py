@@ -11,8 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from games.ai.compact import Sampler
 from games.ai.estimate import Sampling
+from games.ai.inference import Weighted
 from games.ai.ismcts import Rewards, Space, score_rewards
 from games.ai.search import Outcome, Rollout
 from games.base import Event, Game, View
@@ -94,7 +97,10 @@ class Playbook:
     (``games.ai.endgame``); 0: never. ``infer``: for the flat search, how
     likely a sampled world makes what the seat has seen (``games.ai.inference``;
     None: nothing to weigh by); the tree search's worlds are weighted by
-    ``compact``'s sampler instead.
+    ``compact``'s sampler instead. ``worlds``: that sampler, the compact worlds
+    the search levels draw at a view (for its bids and contracts as well as
+    its play; None at a view where they draw ``Game.determinize``): the 📈
+    review draws its worlds from it too (``games.ai.review.draw_worlds``).
     """
 
     easy: Policy
@@ -112,3 +118,4 @@ class Playbook:
     normal_samples: int | None = None
     endgame: int = 0
     infer: Callable[[View], Callable[[Game], float] | None] | None = None
+    worlds: Callable[[View], Sampler[Any] | Weighted[Any] | None] | None = None

@@ -8,8 +8,10 @@ the seat's decisions of one finished deal from the stored seed and move log
 A decision is judged **from the seat's own view at that moment** — the same
 ``view(seat)`` the player saw, with its ``legal`` moves — never from the record's
 open hands: every legal move is played out in the same worlds, each a deal
-drawn by ``Game.determinize(view)`` (so consistent with all the seat had seen
-and nothing more), the rest of the deal played by the strong level's playout
+consistent with all the seat had seen and nothing more, drawn as the strong
+level draws its own worlds at that decision (:func:`draw_worlds`: weighed by what
+the bids, the trumps named and the play make likely, ``games.ai.inference``),
+the rest of the deal played by the strong level's playout
 policy (the rules of thumb; the bids and trumps of later seats by the easy
 policy), with the same random numbers for every move (a paired comparison).
 A move's value is the seat's deal gain minus the mean of the others' gains,
@@ -31,15 +33,17 @@ import copy
 import math
 import random
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
 from games import REGISTRY
-from games.ai import PLAYBOOKS
+from games.ai import PLAYBOOKS, flat_weight
+from games.ai.compact import to_game
 from games.ai.estimate import clearly_behind
-from games.ai.search import HARD_CAP_SECONDS, Budget
+from games.ai.inference import Weighted
+from games.ai.search import HARD_CAP_SECONDS, Budget, world_sampler
 from games.base import Game, View
 
 #: (mistake, blunder) thresholds per game, in that game's deal points (the seat's
@@ -164,8 +168,8 @@ def review_decision(
     if deadline is not None:
         stop_at = min(stop_at, started + max(0.0, deadline - time.time()))
     most = budget.playouts or 1 << 30
-    game_cls = REGISTRY[game_id]
     seat = int(view["seat"])
+    draw = draw_worlds(game_id, view)
     rng = random.Random(f"koloda-review:{seed}")
     values: dict[str, list[float]] = {move: [] for move in legal}
     live = list(legal)
@@ -175,7 +179,7 @@ def review_decision(
         began = time.perf_counter()
         if began + last_world >= stop_at:
             break
-        world = game_cls.determinize(view, rng)
+        world = draw(rng)
         playout_seed = rng.getrandbits(64)
         for move in live:
             values[move].append(
@@ -193,6 +197,21 @@ def review_decision(
     if best == chosen or cost <= 0.0:
         return Verdict(chosen, chosen, 0.0, error, worlds)
     return Verdict(chosen, best, cost, error, worlds)
+
+
+def draw_worlds(game_id: str, view: View) -> Callable[[random.Random], Game]:
+    """Full games of ``view`` drawn as the strong level draws its worlds there:
+    from the playbook's compact sampler (``Playbook.worlds``, the bids' and
+    trick play's inference) turned into games (``games.ai.compact.to_game``),
+    else ``Game.determinize`` weighed as the flat search weighs it (Rummy's
+    pile); each world afresh, for the review takes them as independent."""
+    game_cls = REGISTRY[game_id]
+    playbook = PLAYBOOKS[game_id]
+    sampler = playbook.worlds(view) if playbook.worlds is not None else None
+    if isinstance(sampler, Weighted):
+        fresh = sampler.fresh
+        return lambda rng: to_game(game_cls, view, fresh(rng), rng)
+    return world_sampler(game_cls, view, flat_weight(game_id, view))
 
 
 def grade(game_id: str, verdict: Verdict) -> Grade | None:

@@ -80,6 +80,19 @@ def play_out(world: Game, seat: int, action: str, playout: Playout, rng: random.
     return playout.outcome(start, world, events, seat)
 
 
+def world_sampler(
+    game_cls: type[Game], view: View, weight: Callable[[Game], float] | None = None
+) -> Callable[[random.Random], Game]:
+    """Full games consistent with ``view`` (``Game.determinize``), drawn in
+    proportion to ``weight`` if given (inference), each afresh
+    (``games.ai.inference.Weighted.fresh``: its users take them as independent)."""
+
+    def sample(world_rng: random.Random) -> Game:
+        return game_cls.determinize(view, world_rng)
+
+    return sample if weight is None else Weighted(sample, weight).fresh
+
+
 def search(
     game_cls: type[Game],
     view: View,
@@ -113,11 +126,8 @@ def search(
     def simulate(world: Game, action: str, playout_rng: random.Random) -> float:
         return play_out(world, seat, action, playout, playout_rng)
 
-    def sample(world_rng: random.Random) -> Game:
-        return game_cls.determinize(view, world_rng)
-
     return best_option(
-        sample if weight is None else Weighted(sample, weight).fresh,
+        world_sampler(game_cls, view, weight),
         candidates,
         simulate,
         rng,

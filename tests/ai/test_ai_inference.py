@@ -18,27 +18,16 @@ from games.ai.compact import SUIT_MASKS, mask_of
 from games.ai.oh_hell import likely_tricks, likely_tricks_mask, world_sampler
 from games.base import View
 from games.cards import SUITS
-from games.king import King
 from games.oh_hell import OhHell
 from games.rummy import Rummy
 from tests.support import positions
-
-
-def bidding(seed: int, bids: list[int], size: int = 6) -> OhHell:
-    """A 4-player deal of ``size`` cards, dealer 3, seats 0.. having bid ``bids``."""
-    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
-    game.deal_no = size - 1
-    game.dealer = 3
-    game._deal(game.shuffled_deck())
-    for seat, bid in enumerate(bids):
-        game.apply(seat, f"bid:{bid}")
-    return game
-
-
-def high_cards(hand: int, trump: int) -> int:
-    """Aces, kings and trumps in a compact hand."""
-    high = sum(1 << c for c in range(52) if c % 13 >= 11)
-    return (hand & high).bit_count() + (hand & SUIT_MASKS[trump] & ~high).bit_count()
+from tests.support.inference_deals import (
+    bidding,
+    high_cards,
+    king_played_by_rule_of_thumb,
+    played_by_rule_of_thumb,
+    trump_deal,
+)
 
 
 def sampled_high_cards(game: OhHell, seat: int, infer: bool, worlds: int = 600) -> float:
@@ -124,16 +113,6 @@ def test_strong_still_bids_legally_with_inference() -> None:
     assert choose("oh_hell", view, "strong", 1, Budget(playouts=60)) in view["legal"]
 
 
-def trump_deal(seed: int, named: str) -> King:
-    """A 4-player King trump deal, dealer 3: seat 0 has named ``named`` trumps."""
-    game = King.new(4, seed=seed, dealer=3)
-    game.deal_no = 6
-    game.dealer = 3
-    game._deal(game.shuffled_deck())
-    game.apply(0, f"trump:{named}")
-    return game
-
-
 def test_an_opponent_who_named_trumps_is_dealt_more_of_them() -> None:
     # seed 4: seat 0's hearts are not his longest suit, so the blind worlds say little
     game = trump_deal(4, "H")
@@ -202,33 +181,6 @@ def test_the_pile_tells_nothing_before_anyone_has_thrown() -> None:
 
 
 # ------------------------------------------------------------------ Oh Hell: the play
-
-
-def played_by_rule_of_thumb(seed: int, size: int = 8, left: int = 4) -> OhHell:
-    """A 4-player deal of ``size`` cards bid and played by easy until the seat to
-    move holds ``left`` cards."""
-    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
-    game.deal_no = size - 1
-    game.dealer = 3
-    game._deal(game.shuffled_deck())
-    moves = 0
-    while game.phase == "bid" or len(game.hands[game.to_move]) > left:
-        seat = game.to_move
-        game.apply(seat, choose("oh_hell", game.view(seat), "easy", moves))
-        moves += 1
-    return game
-
-
-def king_played_by_rule_of_thumb(seed: int, tricks: int = 4) -> King:
-    """A King match's first deal played by easy until ``tricks`` tricks are done
-    and the seat to move has a choice."""
-    game = King.new(4, seed=seed, dealer=0)
-    moves = 0
-    while len(game.history) < tricks or len(game.legal_actions(game.to_move)) < 2:
-        seat = game.to_move
-        game.apply(seat, choose("king", game.view(seat), "easy", moves))
-        moves += 1
-    return game
 
 
 #: Per game: a deal played by the rule of thumb, its play's weight, its compact state.

@@ -129,10 +129,10 @@ async def test_compare_after_the_daily_deal(reviewing: tuple[Harness, Reviewing]
     assert "Decisions are matched by number" in text
     # Bob's other choice at decision 3 (the same position as Ann's), where the computer
     # disagreed with Ann though Bob did not, and runs where all three agreed
-    third = re.search(r"• Decision 3 \(trick 3\): you (\S+) · Bob (\S+) · 🤖 \S+", text)
+    third = re.search(r"• Decision 3 \(trick 3\) — you: (\S+) · Bob: (\S+) · 🤖: \S+", text)
     assert third is not None and third[1] != third[2]
-    assert re.search(r"you (\S+) · Bob \1 · 🤖 (?!\1\n)\S+\n", text)
-    assert re.search(r"• Decisions \d+–\d+: all the same", text)
+    assert re.search(r"you: (\S+) · Bob: \1 · 🤖: (?!\1\n)\S+\n", text)
+    assert re.search(r"• Decisions \d+–\d+: the same choices", text)
     decisions = len(decision_points(
         "eleven", 2, session.options, SEED,
         [(m.seat, m.action) for m in await harness.kol.manager.replay_log(sid)], 0, 0,

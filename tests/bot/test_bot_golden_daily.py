@@ -6,8 +6,6 @@ Regenerate after an intended change with
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from bot.render.common import Screen, screen
@@ -22,7 +20,7 @@ from bot.render.daily import (
 from games import REGISTRY
 from sessions.daily import DAY, GroupPlace, Standing, Streak, day_start
 from storage import DailyRow
-from tests.support.golden_screens import GOLDEN, snapshot
+from tests.support.golden_screens import check_golden
 
 TODAY = 20_791  # 2026-12-04
 ANN = DailyRow(11, "Алиса", 3.0, 3.0, 1)
@@ -63,11 +61,7 @@ NAMES = sorted(screens("en"))
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("name", NAMES)
 def test_golden_daily_screen(name: str, lang: str) -> None:
-    text = snapshot(screens(lang)[name])
-    path = GOLDEN / f"bot_{name}_{lang}.txt"
-    if os.environ.get("KOLODA_UPDATE_GOLDEN") == "1" or not path.exists():
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(f"{name}_{lang}", screens(lang)[name])
 
 
 def test_the_day_is_the_utc_date() -> None:

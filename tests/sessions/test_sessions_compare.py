@@ -135,8 +135,8 @@ async def test_the_best_players_differing_decision_and_the_computers(
     assert sum(1 if isinstance(r, Step) else r.last - r.first + 1 for r in runs) == len(steps)
     text = render_compare(comparison, "en").text
     assert "⚖️ Deal 1 — Eleven: you, P202 and the strong computer" in text
-    assert "• Decisions 1–2: all the same" in text
-    assert f"• Decision 3 (trick 3): you {display(third.yours, 'en')} · P202 " in text
+    assert "• Decisions 1–2: the same choices" in text
+    assert f"• Decision 3 (trick 3) — you: {display(third.yours, 'en')} · P202: " in text
 
 
 async def test_the_rival_is_the_runner_up_when_you_top_the_board(
@@ -156,7 +156,7 @@ async def test_the_rival_is_the_runner_up_when_you_top_the_board(
     for user in (BOB, CY):
         theirs = await compared(manager, sessions[user], user)
         assert theirs.rival.user_id == ANN and theirs.rival.place == 1
-    assert "The best score of this deal: P101, -45." in render_compare(theirs, "en").text
+    assert "P101 has the best score of this deal: -45." in render_compare(theirs, "en").text
     shown = render_compare(mine, "ru").text
     assert "Лучший результат в этой сдаче — ваш; следом P202: -105 (2-е место)." in shown
 

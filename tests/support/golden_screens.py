@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from bot.render.common import Screen
@@ -21,3 +22,13 @@ def snapshot(screen: Screen) -> str:
     """The screen as plain text: message, then ``[label → data]`` per row."""
     rows = [" ".join(f"[{b.label} → {b.data or b.url}]" for b in row) for row in screen.rows]
     return "\n".join([screen.text, "---", *rows]) + "\n"
+
+
+def check_golden(name: str, screen: Screen) -> None:
+    """``screen`` is the golden ``bot_<name>.txt`` (written first, or again with
+    ``KOLODA_UPDATE_GOLDEN=1``)."""
+    text = snapshot(screen)
+    path = GOLDEN / f"bot_{name}.txt"
+    if os.environ.get("KOLODA_UPDATE_GOLDEN") == "1" or not path.exists():
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")

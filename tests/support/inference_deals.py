@@ -1,0 +1,63 @@
+"""Deals for the inference tests: bids, trumps named, and play by the rule of thumb
+(tests/ai/test_ai_inference.py, tests/ai/test_ai_review_worlds.py)."""
+
+from __future__ import annotations
+
+from games.ai import choose
+from games.ai.compact import SUIT_MASKS
+from games.king import King
+from games.oh_hell import OhHell
+
+
+def bidding(seed: int, bids: list[int], size: int = 6) -> OhHell:
+    """A 4-player deal of ``size`` cards, dealer 3, seats 0.. having bid ``bids``."""
+    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
+    game.deal_no = size - 1
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    for seat, bid in enumerate(bids):
+        game.apply(seat, f"bid:{bid}")
+    return game
+
+
+def high_cards(hand: int, trump: int) -> int:
+    """Aces, kings and trumps in a compact hand."""
+    high = sum(1 << c for c in range(52) if c % 13 >= 11)
+    return (hand & high).bit_count() + (hand & SUIT_MASKS[trump] & ~high).bit_count()
+
+
+def trump_deal(seed: int, named: str) -> King:
+    """A 4-player King trump deal, dealer 3: seat 0 has named ``named`` trumps."""
+    game = King.new(4, seed=seed, dealer=3)
+    game.deal_no = 6
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    game.apply(0, f"trump:{named}")
+    return game
+
+
+def played_by_rule_of_thumb(seed: int, size: int = 8, left: int = 4) -> OhHell:
+    """A 4-player deal of ``size`` cards bid and played by easy until the seat to
+    move holds ``left`` cards."""
+    game = OhHell.new(4, {"hook": True}, seed=seed, dealer=3)
+    game.deal_no = size - 1
+    game.dealer = 3
+    game._deal(game.shuffled_deck())
+    moves = 0
+    while game.phase == "bid" or len(game.hands[game.to_move]) > left:
+        seat = game.to_move
+        game.apply(seat, choose("oh_hell", game.view(seat), "easy", moves))
+        moves += 1
+    return game
+
+
+def king_played_by_rule_of_thumb(seed: int, tricks: int = 4) -> King:
+    """A King match's first deal played by easy until ``tricks`` tricks are done
+    and the seat to move has a choice."""
+    game = King.new(4, seed=seed, dealer=0)
+    moves = 0
+    while len(game.history) < tricks or len(game.legal_actions(game.to_move)) < 2:
+        seat = game.to_move
+        game.apply(seat, choose("king", game.view(seat), "easy", moves))
+        moves += 1
+    return game
