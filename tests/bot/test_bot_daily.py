@@ -5,7 +5,6 @@ across a restart and with two workers."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from storage.records import SessionRecord
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
-from tests.support.posts import RecordedPosts
+from tests.support.posts import RecordedPosts, posted_once_by_two_workers
 
 
 async def finish(
@@ -195,19 +194,5 @@ async def test_the_boards_close_once_across_a_restart(tmp_path: Path, clock: Fak
 async def test_the_boards_close_once_with_two_workers(
     pg_database: str, clock: FakeClock
 ) -> None:
-    workers = [await SessionManager.open(pg_database, FirstLegal(), clock, shared=True)
-               for _ in range(2)]
-    posts = [RecordedPosts(), RecordedPosts()]
-    try:
-        await a_day_played(workers[0])
-        clock.advance(DAY)
-        sent = await asyncio.gather(*(boards(w, p).close()
-                                      for w, p in zip(workers, posts, strict=True)))
-        assert sum(sent) == 2
-        assert sum([await boards(w, p).close()
-                    for w, p in zip(workers, posts, strict=True)]) == 0
-    finally:
-        for worker in workers:
-            await worker.close()
-    chats = sorted(chat for each in posts for chat, _ in each.sent)
+    chats = await posted_once_by_two_workers(pg_database, clock, a_day_played, DAY, boards)
     assert chats == sorted([GROUP, OTHER])

@@ -7,7 +7,6 @@ languages (tests/bot/golden/bot_season_*.txt; regenerate after an intended chang
 
 from __future__ import annotations
 
-import asyncio
 import os
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -31,7 +30,7 @@ from tests.support.fake_telegram import FakeTelegram
 from tests.support.golden_screens import GOLDEN, snapshot
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal, duel, play_out
-from tests.support.posts import RecordedPosts
+from tests.support.posts import RecordedPosts, posted_once_by_two_workers
 
 GROUP, OTHER, QUIET = -1001, -1002, -1003
 #: two minutes before November 2026 begins (UTC)
@@ -236,21 +235,7 @@ async def test_the_champions_are_posted_once_across_a_restart(
 async def test_the_champions_are_posted_once_with_two_workers(
     pg_database: str, clock: FakeClock
 ) -> None:
-    workers = [await SessionManager.open(pg_database, FirstLegal(), clock, shared=True)
-               for _ in range(2)]
-    posts = [RecordedPosts(), RecordedPosts()]
-    try:
-        await a_month_played(workers[0])
-        clock.advance(5 * 60)
-        sent = await asyncio.gather(*(seasons(w, p).close()
-                                      for w, p in zip(workers, posts, strict=True)))
-        assert sum(sent) == 2
-        assert sum([await seasons(w, p).close()
-                    for w, p in zip(workers, posts, strict=True)]) == 0
-    finally:
-        for worker in workers:
-            await worker.close()
-    chats = sorted(chat for each in posts for chat, _ in each.sent)
+    chats = await posted_once_by_two_workers(pg_database, clock, a_month_played, 5 * 60, seasons)
     assert chats == sorted([GROUP, OTHER])
 
 
