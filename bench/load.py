@@ -576,6 +576,8 @@ class Budget:
     #: seconds from a move's commit (its press answered) to the mover's next hand delivery
     #: and to the next turn's buttons
     hand_waits: list[float] = field(default_factory=list)
+    #: the part of ``hand_waits`` that carried the next turn's buttons
+    turn_waits: list[float] = field(default_factory=list)
     too_many: int = 0
     recording: bool = False
     #: when the window began (a press made before it, in the warm-up, is not measured)
@@ -639,6 +641,7 @@ class ThinkingTable(Table):
                     for d in _data(message) if (m := MOVE.match(d))
                 ):
                     self.budget.hand_waits.append(now - since)
+                    self.budget.turn_waits.append(now - since)
                     self.turn_owed = None
         super().seen(call, message)
 
@@ -748,9 +751,11 @@ class LimitedResult:
         counts = sorted(self.per_table)
         waits = self.budget.hand_waits + self.owed
         current = sum(w <= HAND_CURRENT for w in waits) / len(waits) if waits else float("nan")
+        turns = sorted(self.budget.turn_waits) or [float("nan")]
         return (
             f"| {self.game} | {self.tables} | {made:.1f} ({offered:.1f}) | {total:.2f} "
             f"({kinds}) | {100 * current:.1f} % of {len(waits)} "
+            f"| {_pct(turns, 50) / 1000:.2f} / {_pct(turns, 95) / 1000:.2f} / {turns[-1]:.1f} s "
             f"| {_pct(lags, 50) / 1000:.2f} / {_pct(lags, 95) / 1000:.2f} / "
             f"{lags[-1]:.1f} s | {self.longest_unshown:.1f} s ({self.longest_bot_wait:.1f} s) "
             f"| {self.silent} of {self.tables * self.minutes} "
@@ -767,11 +772,12 @@ class LimitedResult:
 LIMITED_HEADER = (
     "| game | tables | moves/s made (offered) | deliveries per move (by kind) "
     f"| hand updates within {HAND_CURRENT} s of the commit "
+    "| commit → the next turn's buttons p50 / p95 / max "
     "| press → table shows it p50 / p95 / max | longest wait of a table for its next "
     "shown move (less its humans' think time) "
     f"| tables' {FAIR_WINDOW:.0f} s windows without a shown move "
     "| moves per table min / median / max | sends+edits/s | 429s |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
