@@ -25,7 +25,9 @@ is drawn here only
 
 If the message's worker is alive but slow, it finds the message drawn when its
 turn comes and sends nothing: each send or edit takes the message's delivery
-lease and reads what the message shows first (``Delivery``).
+lease and reads what the message shows first (``Delivery``); and a chat's turn it
+took meanwhile draws the newest screen instead (:func:`newest_screens`), so a turn
+booked in the shared budget is not lost.
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ from __future__ import annotations
 import logging
 
 from bot.clock import Clock, LoopClock
+from bot.delivery.leases import Newest
 from bot.periodic import Periodic
 from bot.present import Presenter
-from sessions import SessionManager
+from bot.render.common import Screen
+from sessions import Refusal, SessionManager
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -116,3 +120,19 @@ class Cluster(Periodic):
                 drawn += 1
         self._behind = seen
         return drawn
+
+
+def newest_screens(manager: SessionManager, presenter: Presenter) -> Newest:
+    """What delivery draws in a chat's turn it took for a screen another worker's newer
+    commit superseded meanwhile: the message's screen of the session as stored now,
+    and its version."""
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        try:
+            session = await manager.get(session_id)
+        except Refusal:  # deleted meanwhile
+            return None
+        shown = await presenter.newest(session, purpose)
+        return None if shown is None else (shown, session.version)
+
+    return newest

@@ -17,7 +17,7 @@ import pytest
 
 from bot.delivery import LEASE_POLL, Delivery
 from bot.limiter import FloodLimiter, Limits
-from bot.render.common import screen
+from bot.render.common import Screen, screen
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
 from tests.support.fake_clock import FakeClock
@@ -250,3 +250,71 @@ async def test_a_lease_left_by_a_worker_killed_mid_send_passes_on_when_it_expire
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_turn_booked_for_a_screen_superseded_meanwhile_draws_the_newest(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with the table's version 3; meanwhile worker
+    b commits version 4 (and will wait for a turn of its own). A booked turn cannot be
+    handed back, so a sends the newest table in it rather than nothing; b's own turn
+    then finds it shown and sends nothing."""
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = asyncio.Event(), asyncio.Event()
+
+    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
+        booked.set()
+        await opens.wait()  # the group's slot opens later
+
+    first.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    drawn: list[tuple[int, str]] = []
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        drawn.append((session_id, purpose))
+        return screen("table v4"), 4
+
+    first.draw_newest(newest)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=4))  # b's commit
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "edit", GROUP, "table v4")]
+    assert drawn == [(session, TABLE)]
+    assert (await store.messages_of(session))[0].shown == 4
+    second = worker(store, telegram.bot("b"), "b", clock)
+    second.show(session, TABLE, GROUP, screen("table v4"), 4)
+    await asyncio.wait_for(second.flush(), 5)
+    assert len(telegram.arrived) == 1
+
+
+async def test_a_turn_booked_for_a_screen_already_shown_sends_nothing(
+    store: Store, clock: FakeClock
+) -> None:
+    """The newest is drawn only into a message still behind: one that another worker
+    brought up to date while a waited costs no request."""
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = asyncio.Event(), asyncio.Event()
+
+    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
+        booked.set()
+        await opens.wait()
+
+    first.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        raise AssertionError("nothing is behind: nothing to draw")
+
+    first.draw_newest(newest)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # b drew it
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == []
