@@ -252,6 +252,19 @@ async def test_a_lease_left_by_a_worker_killed_mid_send_passes_on_when_it_expire
         await second.close()
 
 
+def slot_opens_later(delivery: Delivery) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make ``delivery``'s chat turns wait: the first event is set once a turn is booked,
+    and the turn opens when the test sets the second."""
+    booked, opens = asyncio.Event(), asyncio.Event()
+
+    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
+        booked.set()
+        await opens.wait()
+
+    delivery.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    return booked, opens
+
+
 async def test_a_turn_booked_for_a_screen_superseded_meanwhile_draws_the_newest(
     store: Store, clock: FakeClock
 ) -> None:
@@ -263,13 +276,7 @@ async def test_a_turn_booked_for_a_screen_superseded_meanwhile_draws_the_newest(
     await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
     telegram = Telegram()
     first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = asyncio.Event(), asyncio.Event()
-
-    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
-        booked.set()
-        await opens.wait()  # the group's slot opens later
-
-    first.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    booked, opens = slot_opens_later(first)
     drawn: list[tuple[int, str]] = []
 
     async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
@@ -300,13 +307,7 @@ async def test_a_turn_booked_for_a_screen_already_shown_sends_nothing(
     await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
     telegram = Telegram()
     first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = asyncio.Event(), asyncio.Event()
-
-    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
-        booked.set()
-        await opens.wait()
-
-    first.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    booked, opens = slot_opens_later(first)
 
     async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
         raise AssertionError("nothing is behind: nothing to draw")
