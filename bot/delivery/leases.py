@@ -58,10 +58,12 @@ class Leases:
             return False
         return superseded(slot, ref.shown, ref.wanted, version)
 
-    async def deliver(self, slot: Slot, screen: Screen, version: int, draw: Draw) -> bool:
+    async def deliver(
+        self, slot: Slot, screen: Screen, version: int, draw: Draw
+    ) -> Drawn | None:
         """Deliver (the turn in the limiter taken) under the message's lease, so no other
         worker sends or edits it meanwhile, and only if the message does not already
-        show this version or a newer one. False when the chat is closed to us."""
+        show this version or a newer one: what was drawn, None if nothing was sent."""
         while (ref := await self._lease(slot)) is None:
             await self._clock.sleep(LEASE_POLL)  # another worker is sending it right now
         if slot.pending is not None and slot.pending_version > version:
@@ -72,15 +74,15 @@ class Leases:
             if not slot.repost and superseded(slot, ref.shown, ref.wanted, version):
                 newer = await self._newer(slot, ref, version)
                 if newer is None:
-                    return True
+                    return None
                 screen, version = newer  # the chat's turn is ours: the newest goes in it
             slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
             if slot.ephemeral_for is not None:
                 if slot.message_id is None or ref.receiver is None:
-                    return True  # none is stored any more (closed, deleted): nothing to edit
+                    return None  # none is stored any more (closed, deleted): nothing to edit
                 slot.ephemeral_for = ref.receiver
             drawn = await draw(slot, screen)
-            return drawn is not Drawn.CLOSED
+            return drawn
         finally:
             new_id = slot.message_id if drawn is Drawn.POSTED else None
             await self._messages.release(

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.delivery import LEASE_POLL, Delivery
-from bot.limiter import FloodLimiter, Limits
+from bot.limiter import URGENT, FloodLimiter, Limits, Pace
 from bot.render.common import Screen, screen
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
@@ -319,3 +319,40 @@ async def test_a_turn_booked_for_a_screen_already_shown_sends_nothing(
     opens.set()
     await asyncio.wait_for(first.flush(), 5)
     assert telegram.arrived == []
+
+
+async def test_a_turn_whose_screen_another_worker_drew_goes_to_the_next_request(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker b waits for the group's next slot (3 s on) with the table and its player's
+    hand, both of the move it committed. Worker a draws that table meanwhile (the
+    newest, in a turn of its own): b's table needs nothing when the slot opens, so the
+    hand goes in that slot, not in the next one 3 s later."""
+    session = await a_session(store)
+    telegram = Telegram()
+    limiter = FloodLimiter(Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None),
+                           clock=clock)
+    limiter.share(store.reserve_send)
+    late = Delivery(
+        telegram.bot("b"), limiter, Messages(store), defer=0.0, shared=True, owner="b",
+        lease=LEASE, clock=clock,
+    )
+    hand = ephemeral_purpose(0)
+    await late.send_ephemeral(session, hand, GROUP, ANN, screen("hand v3"), 3)
+    await limiter.wait_turn(GROUP, URGENT)  # a send takes the group's slot at 0 s
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=3, wanted=4))
+    late.show(session, TABLE, GROUP, screen("table v4"), 4, urgent=True)
+    late.show_ephemeral(session, hand, screen("hand v4"), 4)  # after the (urgent) table
+    await asyncio.wait_for(both_wait(limiter), 5)  # for the slot at 3 s
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # a drew it
+    await asyncio.wait_for(clock.advance(3.5), 5)
+    await asyncio.wait_for(late.flush(), 5)  # the clock stands at 3.5 s: no later slot
+    assert [(w, method, text) for w, method, _, text in telegram.arrived] == [
+        ("b", "send", "hand v3"), ("b", "editEphemeralMessageText", "hand v4"),
+    ]
+
+
+async def both_wait(limiter: FloodLimiter) -> None:
+    """Until two requests wait for the group's next slot."""
+    while limiter.waiting(GROUP) < 2:
+        await asyncio.sleep(0.001)
