@@ -26,7 +26,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
-from bot.cluster import Cluster
+from bot.cluster import Cluster, newest_screens
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.daily import DailyBoards
@@ -162,6 +162,8 @@ async def startup(app: KolodaApp) -> None:
         delivery, prefs, app.bot.username,
         miniapp_url=settings.miniapp_url, miniapp_name=settings.miniapp_name,
     )
+    if settings.shared:  # a turn booked for a screen superseded meanwhile draws the newest
+        delivery.draw_newest(newest_screens(manager, presenter))
     kol = Koloda(manager, prefs, messages, delivery, presenter)
     if settings.miniapp_url is not None:
         await _start_miniapp(app, kol)

@@ -16,26 +16,33 @@ waits for the chat's flood limit, or lets a hand wait for its player's next
 turn), and the worker that committed a change delivers it; so a message behind
 is drawn here only
 
-- at once when a worker has died: each worker beats in the store at every look
-  (``Store.beat``), and one silent for :data:`SILENT` seconds is found dead by one
-  of the others, which then draws every message behind (a turn the dead worker
-  committed reaches its player within seconds, not after two looks);
+- at once when a worker has died: each worker beats in the store every :data:`BEAT`
+  seconds (``Store.beat``, apart from the looks, so a slow look never holds a beat
+  back), and one silent for :data:`SILENT` seconds is found dead by one of the others,
+  which then draws every message behind (a turn the dead worker committed reaches
+  its player within seconds, not after two looks);
 - or when it stays behind, with the same shown and wanted versions, from one look
   to the next (a lease period apart): nobody delivered anything to it meanwhile.
 
 If the message's worker is alive but slow, it finds the message drawn when its
 turn comes and sends nothing: each send or edit takes the message's delivery
-lease and reads what the message shows first (``Delivery``).
+lease and reads what the message shows first (``Delivery``); and a chat's turn it
+took meanwhile draws the newest screen instead (:func:`newest_screens`), so a turn
+booked in the shared budget is not lost.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
-from bot.clock import Clock, LoopClock
+from bot.clock import Clock, LoopClock, sleep_unless
+from bot.delivery.leases import Newest
 from bot.periodic import Periodic
 from bot.present import Presenter
-from sessions import SessionManager
+from bot.render.common import Screen
+from sessions import Refusal, SessionManager
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -45,9 +52,11 @@ EVERY = 1.0
 #: Seconds a message must stay behind, with the same shown and wanted versions, to be drawn
 #: again by whichever worker sees it.
 STUCK = 10.0
-#: Seconds without a beat after which a worker is taken for dead (it beats every
-#: :data:`EVERY`: a few looks missed, not one slow one).
-SILENT = 4.0
+#: Seconds between a worker's beats (on their own, so slow duties never hold one back).
+BEAT = 0.5
+#: Seconds without a beat after which a worker is taken for dead: five beats missed, not
+#: one slow one (each beat is one small upsert; drawing runs elsewhere).
+SILENT = 2.5
 
 
 class Cluster(Periodic):
@@ -61,6 +70,7 @@ class Cluster(Periodic):
         stuck: float = STUCK,
         clock: Clock | None = None,
         silent: float = SILENT,
+        beat: float = BEAT,
     ) -> None:
         self.manager = manager
         self.clock = clock or LoopClock()
@@ -68,17 +78,44 @@ class Cluster(Periodic):
         self.every = every
         self.stuck = stuck
         self.silent = silent
+        self.beat = beat
+        self._dead: list[str] = []  # workers found dead by a beat, not yet drawn for
+        self._found = asyncio.Event()  # set when a beat finds one: the look comes at once
         self._behind: dict[int, frozenset[tuple[str, int, int]]] = {}
 
     async def _run(self) -> None:
+        beating = asyncio.get_running_loop().create_task(self._beats())
+        try:
+            await self._looks()
+        finally:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beating
+
+    async def _beats(self) -> None:
+        """Beat every :attr:`beat` seconds; a worker found dead wakes the look."""
+        while True:
+            try:
+                dead = await self.manager.beat(self.clock.wall(), self.silent)
+            except Exception as error:  # the look says what is wrong with the store
+                if not unavailable(error):
+                    log.warning("a beat failed: %s", error)
+                dead = []
+            if dead:
+                self._dead += dead
+                self._found.set()
+            await self.clock.sleep(self.beat)
+
+    async def _looks(self) -> None:
         last_look = self.clock.now()
         out = False  # the store was unavailable at the last look
         while True:
-            await self.clock.sleep(self.every)
+            await sleep_unless(self.clock, self._found, self.every)
             try:
-                dead = await self.manager.beat(self.clock.wall(), self.silent)
                 await self.manager.run_due_work()
-                if dead:
+                if self._found.is_set():
+                    dead, self._dead = self._dead, []
+                    self._found.clear()
                     log.info("worker %s stopped beating; drawing what is behind", ", ".join(dead))
                     last_look = self.clock.now()
                     await self.redraw_behind()
@@ -116,3 +153,19 @@ class Cluster(Periodic):
                 drawn += 1
         self._behind = seen
         return drawn
+
+
+def newest_screens(manager: SessionManager, presenter: Presenter) -> Newest:
+    """What delivery draws in a chat's turn it took for a screen another worker's newer
+    commit superseded meanwhile: the message's screen of the session as stored now,
+    and its version."""
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        try:
+            session = await manager.get(session_id)
+        except Refusal:  # deleted meanwhile
+            return None
+        shown = await presenter.newest(session, purpose)
+        return None if shown is None else (shown, session.version)
+
+    return newest

@@ -248,6 +248,19 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 await self.clock.sleep(gap)
             self._left_at[chat_id] = max(now, now + gap)
 
+    def unused(self, chat_id: int) -> None:
+        """A turn in ``chat_id`` just taken went unused (its screen needed nothing by the
+        time it opened: another worker drew it meanwhile): the most urgent request waiting
+        in the chat takes it now instead of the chat's next slot (a slot booked in a
+        shared budget cannot be handed back)."""
+        lane, pace = self._lanes.get(chat_id), self._chat_pace(chat_id)
+        if lane is None or pace is None:
+            return
+        lane.queue = [w for w in lane.queue if not w.turn.done()]
+        if lane.queue:
+            now = self.clock.now()
+            lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn.set_result(None)
+
     async def process_request(
         self,
         callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],

@@ -16,7 +16,7 @@ nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -181,10 +181,28 @@ class Presenter(Screens):
     async def _draw(
         self, session: Session, with_table: bool, only: Collection[str] | None, table_how: How
     ) -> None:
+        if self.pages is not None:
+            self.pages.changed(session)
+        async for purpose, chat_id, shown, placement in self._screens(
+            session, with_table, only, table_how
+        ):
+            self._put(session, purpose, chat_id, shown, placement)
+
+    async def newest(self, session: Session, purpose: str) -> Screen | None:
+        """The screen the session's message of ``purpose`` should show now (None if it
+        shows nothing: no such seat, or the player's page holds it)."""
+        newest = None
+        async for found, _, shown, _ in self._screens(session, True, {purpose}, How.KEEP):
+            if found == purpose:
+                newest = shown
+        return newest
+
+    async def _screens(
+        self, session: Session, with_table: bool, only: Collection[str] | None, table_how: How
+    ) -> AsyncIterator[tuple[str, int, Screen, Placement]]:
+        """Each message to draw: (purpose, chat, screen, placement)."""
         over = session.status in ("finished", "cancelled")
         pages = self.pages
-        if pages is not None:
-            pages.changed(session)
         if only is not None:
             with_table = TABLE in only
         if with_table and session.kind == "group" and session.chat_id is not None:
@@ -197,7 +215,7 @@ class Presenter(Screens):
                 Pace.URGENT if session.status == "running" else Pace.NORMAL,
                 final=over,
             )
-            self._put(session, TABLE, session.chat_id, self.table_screen(session, lang), table)
+            yield TABLE, session.chat_id, self.table_screen(session, lang), table
         wanted = only if only is not None else session.changed
         for seat, player in enumerate(session.seats):
             if player.user_id is None:
@@ -212,12 +230,11 @@ class Presenter(Screens):
             lang = await self.user_language(player.user_id)
             if private and await self.prefs.reachable(player.user_id):
                 screen_ = self.private_screen(session, seat, lang, self._table_message(session))
-                self._put(session, hand_purpose(seat), player.user_id, screen_,
-                          _hand_placement(session, seat, over))
+                yield (hand_purpose(seat), player.user_id, screen_,
+                       _hand_placement(session, seat, over))
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)
-                self._put(session, ephemeral_purpose(seat), 0, hand,
-                          _ephemeral_placement(session, seat, over))
+                yield ephemeral_purpose(seat), 0, hand, _ephemeral_placement(session, seat, over)
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand

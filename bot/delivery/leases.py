@@ -7,11 +7,16 @@ an older screen never lands over a newer one and a brand-new message is posted
 once; and a screen is not sent at all when the stored message already shows it
 or a newer one, or a newer one was committed (the worker that committed it
 delivers it).
+
+A chat's turn booked for a screen that another worker's commit superseded while it
+waited is not lost, though: it draws the newest screen from the store instead
+(:data:`Newest`), and the committing worker, its own turn come, finds it shown.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.clock import Clock
 from bot.delivery.slots import Draw, Drawn, Slot
@@ -25,6 +30,10 @@ log = logging.getLogger(__name__)
 #: (it is sending or editing it right now).
 LEASE_POLL = 0.1
 
+#: ``newest(session_id, purpose)``: the screen the session's message should show now,
+#: drawn from the store, and its version (None if it shows nothing any more).
+Newest = Callable[[int, str], Awaitable[tuple[Screen, int] | None]]
+
 
 class Leases:
     """This worker's delivery leases: ``owner`` names it, a lease stands ``seconds``
@@ -36,6 +45,8 @@ class Leases:
         self._clock = clock
         self.owner = owner
         self.seconds = seconds
+        #: draws the newest screen of a message (None: a superseded screen sends nothing)
+        self.newest: Newest | None = None
 
     async def superseded(self, slot: Slot, version: int) -> bool:
         """Before waiting for the chat's turn: True if another worker already drew
@@ -47,10 +58,12 @@ class Leases:
             return False
         return superseded(slot, ref.shown, ref.wanted, version)
 
-    async def deliver(self, slot: Slot, screen: Screen, version: int, draw: Draw) -> bool:
+    async def deliver(
+        self, slot: Slot, screen: Screen, version: int, draw: Draw
+    ) -> Drawn | None:
         """Deliver (the turn in the limiter taken) under the message's lease, so no other
         worker sends or edits it meanwhile, and only if the message does not already
-        show this version or a newer one. False when the chat is closed to us."""
+        show this version or a newer one: what was drawn, None if nothing was sent."""
         while (ref := await self._lease(slot)) is None:
             await self._clock.sleep(LEASE_POLL)  # another worker is sending it right now
         if slot.pending is not None and slot.pending_version > version:
@@ -59,14 +72,17 @@ class Leases:
         drawn: Drawn | None = None
         try:
             if not slot.repost and superseded(slot, ref.shown, ref.wanted, version):
-                return True
+                newer = await self._newer(slot, ref, version)
+                if newer is None:
+                    return None
+                screen, version = newer  # the chat's turn is ours: the newest goes in it
             slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
             if slot.ephemeral_for is not None:
                 if slot.message_id is None or ref.receiver is None:
-                    return True  # none is stored any more (closed, deleted): nothing to edit
+                    return None  # none is stored any more (closed, deleted): nothing to edit
                 slot.ephemeral_for = ref.receiver
             drawn = await draw(slot, screen)
-            return drawn is not Drawn.CLOSED
+            return drawn
         finally:
             new_id = slot.message_id if drawn is Drawn.POSTED else None
             await self._messages.release(
@@ -74,6 +90,20 @@ class Leases:
                 shown=version if drawn in (Drawn.DRAWN, Drawn.POSTED) else None,
                 posted=None if new_id is None else (slot.chat_id, new_id),
             )
+
+    async def _newer(
+        self, slot: Slot, ref: MessageRef, version: int
+    ) -> tuple[Screen, int] | None:
+        """The newest screen for a message that another worker's commit left behind
+        while this worker waited for the chat's turn (None if it is not behind)."""
+        if self.newest is None or ref.shown >= ref.wanted:
+            return None
+        newer = await self.newest(slot.session_id, slot.purpose)
+        if newer is None or newer[1] <= ref.shown:
+            return None
+        log.info("%s/%s: version %s drawn in the turn taken for %s", slot.session_id,
+                 slot.purpose, newer[1], version)
+        return newer
 
     async def _lease(self, slot: Slot) -> MessageRef | None:
         return await self._messages.lease(

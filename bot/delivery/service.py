@@ -22,7 +22,7 @@ from telegram.ext import ExtBot
 
 from bot.clock import Clock, LoopClock
 from bot.config import DEFAULT_LEASE_SECONDS
-from bot.delivery.leases import Leases
+from bot.delivery.leases import Leases, Newest
 from bot.delivery.replies import Replies, asking_topic
 from bot.delivery.slots import MAX_SLOTS, Showing, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
@@ -78,7 +78,7 @@ class Delivery:
         self._topic_listeners: list[TopicChanged] = []
         self._sends: set[asyncio.Task[Any]] = set()
         self._once: dict[tuple[Any, ...], asyncio.Task[None]] = {}
-        leases = Leases(messages, self.clock, owner, lease) if shared else None
+        self._leases = leases = Leases(messages, self.clock, owner, lease) if shared else None
         self._slots = Slots(
             self.telegram, messages, self.clock, self._closed,
             defer=defer, leases=leases, max_slots=max_slots, topic=self._topic_changed,
@@ -162,6 +162,13 @@ class Delivery:
         how = Showing(repost, edit_only, final, deferred, urgent, force)
         slot = self._slots.slot(session_id, purpose, chat_id, thread)
         self._slots.show(slot, screen, version, how)
+
+    def draw_newest(self, newest: Newest) -> None:
+        """Shared: a chat's turn taken for a screen that another worker's newer commit
+        superseded meanwhile draws ``newest``'s screen (read from the store) instead of
+        nothing, so the turn is not lost (a booked turn cannot be handed back)."""
+        if self._leases is not None:
+            self._leases.newest = newest
 
     def delivered_version(self, session_id: int, purpose: str) -> int | None:
         """The newest version handed to the slot (None if it has none in memory)."""

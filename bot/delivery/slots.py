@@ -225,17 +225,21 @@ class Slots:
                 await self._calls.limiter.wait_turn(slot.chat_id, slot.priority, urgency=slot)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
-                if screen is None:
+                if screen is None:  # forgotten meanwhile: the chat's next request goes now
+                    self._calls.limiter.unused(slot.chat_id)
                     return
                 try:
-                    if not await self._deliver_taken(slot, screen, version):
-                        return
+                    drawn = await self._deliver_taken(slot, screen, version)
                 except Exception as error:
                     if not retried(error) or slot.failures >= self._calls.retries.tries:
                         slot.failures = 0
                         raise
                     await self._again(slot, screen, version, error)
                     continue
+                if drawn is Drawn.CLOSED:
+                    return
+                if drawn is None:  # another worker drew it: the chat's next request goes now
+                    self._calls.limiter.unused(slot.chat_id)
                 slot.failures = 0
         except Exception as error:
             if in_transit(error) or isinstance(error, TelegramError):
@@ -281,20 +285,21 @@ class Slots:
             return False
         return await self.leases.superseded(slot, version)
 
-    async def _deliver_taken(self, slot: Slot, screen: Screen, version: int) -> bool:
-        """Deliver the screen taken from the slot; False when the chat is closed to us."""
+    async def _deliver_taken(self, slot: Slot, screen: Screen, version: int) -> Drawn | None:
+        """Deliver the screen taken from the slot: what was drawn (None: nothing was sent,
+        another worker drew it)."""
         if self.leases is not None:
             return await self.leases.deliver(slot, screen, version, self.draw)
         drawn = await self.draw(slot, screen)
         if drawn is Drawn.CLOSED:
-            return False
+            return drawn
         if drawn is Drawn.POSTED:
             assert slot.message_id is not None
             await self._messages.posted(
                 slot.session_id, slot.purpose, slot.chat_id, slot.message_id, version
             )
         await self._shown(slot, version)
-        return True
+        return drawn
 
     async def _shown(self, slot: Slot, version: int) -> None:
         if slot.message_id is not None:

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.cluster import newest_screens
 from bot.present import Presenter
 from bot.render.common import Screen
 from games import REGISTRY
-from sessions import Preferences, Session, SessionManager
+from sessions import TABLE, Preferences, Session, SessionManager, ephemeral_purpose, hand_purpose
 from tests.support.helpers_sessions import FakeClock, FirstLegal, open_manager
 
 
@@ -80,5 +81,35 @@ async def test_a_restart_draws_exactly_the_screens_drawn_before_it(
         assert stored.last_deal == session.last_deal
         presenter = Presenter(_NoDelivery(), Preferences(manager.store), "koloda_bot")  # type: ignore[arg-type]
         assert _screens(presenter, stored) == before
+    finally:
+        await manager.close()
+
+
+async def test_a_turn_taken_for_a_superseded_screen_draws_the_stored_newest(
+    tmp_path: Path,
+) -> None:
+    """What a worker draws in a chat's turn booked for a screen that another worker's
+    commit superseded (``bot.cluster.newest_screens``): each message's screen of the
+    session as stored now, at its version — nothing for a seat or session that is not
+    there."""
+    clock = FakeClock()
+    manager = await open_manager(tmp_path / "newest.sqlite3", FirstLegal(), clock)
+    try:
+        session = await _into_second_deal(manager, "king")
+        presenter = Presenter(_NoDelivery(), Preferences(manager.store), "koloda_bot")  # type: ignore[arg-type]
+        newest = newest_screens(manager, presenter)
+        seat = session.to_move
+        assert seat is not None
+        assert await newest(session.id, TABLE) == (
+            presenter.table_screen(session, "en"), session.version
+        )
+        assert await newest(session.id, hand_purpose(seat)) == (
+            presenter.private_screen(session, seat, "en"), session.version
+        )
+        assert await newest(session.id, ephemeral_purpose(seat)) == (
+            presenter.hand_screen(session, seat, "en", False), session.version
+        )
+        assert await newest(session.id, ephemeral_purpose(9)) is None
+        assert await newest(session.id + 1, TABLE) is None
     finally:
         await manager.close()

@@ -95,30 +95,55 @@ async def test_a_message_that_moved_on_between_looks_is_left_to_its_owner() -> N
         await duty.stop()
 
 
-async def test_a_message_behind_is_drawn_at_the_look_that_finds_its_worker_dead() -> None:
+async def test_a_message_behind_is_drawn_as_soon_as_a_beat_finds_its_worker_dead() -> None:
     """Another worker beat last at 2 s and committed a move whose table it never drew:
-    this worker beats every second, finds it silent for 4 s at the look at 7 s, and
-    draws the table then (not after two looks 10 s apart), once."""
+    this worker beats every half second, finds it silent for 2.5 s at the beat at 5 s
+    (the look's own schedule would come later), and draws the table then, once."""
     clock = FakeClock()
     manager, presenter = Manager([table_behind()]), Presenter()
-    duty = Cluster(manager, presenter, every=1.0, stuck=10.0, clock=clock, silent=4.0)
-    manager.beats["other"] = clock.wall() + 2.0
+    duty = Cluster(manager, presenter, stuck=100.0, clock=clock)
+    start = clock.wall()
+    manager.beats["other"] = start + 2.0
     duty.start()
     try:
         await clock.sleepers()
-        await clock.advance(6.5)
-        assert presenter.drawn == [] and len(manager.mine) == 6  # silent 4 s at 6 s: not yet
-        await clock.advance(1.0)
+        await clock.advance(4.75)
+        assert presenter.drawn == []  # silent 2.25 s at the beat at 4.5 s: not yet
+        await clock.advance(0.5)
         assert presenter.drawn == [(7, {"table"})]
         await clock.advance(3.0)  # found once: not drawn again at every look
         assert presenter.drawn == [(7, {"table"})]
-        assert manager.mine == [clock.wall() - 10.5 + n for n in range(1, 11)]
+        assert manager.mine == [start + n * 0.5 for n in range(17)]
+    finally:
+        await duty.stop()
+
+
+async def test_a_slow_look_never_holds_a_beat_back() -> None:
+    """This worker's look for due work hangs for 10 s (a slow store query): it still
+    beats every half second, so the others never take it for dead meanwhile."""
+    clock = FakeClock()
+    manager, presenter = Manager([]), Presenter()
+
+    async def slow_due_work() -> None:
+        manager.due_runs += 1
+        await clock.sleep(10.0)
+
+    manager.run_due_work = slow_due_work  # type: ignore[method-assign]
+    duty = Cluster(manager, presenter, clock=clock)
+    start = clock.wall()
+    duty.start()
+    try:
+        await clock.sleepers()
+        await clock.advance(6.25)
+        assert manager.due_runs == 1
+        assert manager.mine == [start + n * 0.5 for n in range(13)]
     finally:
         await duty.stop()
 
 
 async def test_a_worker_that_keeps_beating_is_never_taken_for_dead() -> None:
-    """The other worker beats every second: its message behind is left to it."""
+    """The other worker beats every second: its message behind is left to it (a beat
+    missed here and there is not a death)."""
     clock = FakeClock()
     manager, presenter = Manager([table_behind()]), Presenter()
     duty = Cluster(manager, presenter, every=1.0, stuck=100.0, clock=clock, silent=4.0)

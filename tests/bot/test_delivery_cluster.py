@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import LEASE_POLL, Delivery
-from bot.limiter import FloodLimiter, Limits
-from bot.render.common import screen
+from bot.limiter import URGENT, FloodLimiter, Limits, Pace
+from bot.render.common import Screen, screen
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
 from tests.support.fake_clock import FakeClock
@@ -250,3 +250,109 @@ async def test_a_lease_left_by_a_worker_killed_mid_send_passes_on_when_it_expire
     finally:
         await first.close()
         await second.close()
+
+
+def slot_opens_later(delivery: Delivery) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make ``delivery``'s chat turns wait: the first event is set once a turn is booked,
+    and the turn opens when the test sets the second."""
+    booked, opens = asyncio.Event(), asyncio.Event()
+
+    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
+        booked.set()
+        await opens.wait()
+
+    delivery.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    return booked, opens
+
+
+async def test_a_turn_booked_for_a_screen_superseded_meanwhile_draws_the_newest(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with the table's version 3; meanwhile worker
+    b commits version 4 (and will wait for a turn of its own). A booked turn cannot be
+    handed back, so a sends the newest table in it rather than nothing; b's own turn
+    then finds it shown and sends nothing."""
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+    drawn: list[tuple[int, str]] = []
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        drawn.append((session_id, purpose))
+        return screen("table v4"), 4
+
+    first.draw_newest(newest)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=4))  # b's commit
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "edit", GROUP, "table v4")]
+    assert drawn == [(session, TABLE)]
+    assert (await store.messages_of(session))[0].shown == 4
+    second = worker(store, telegram.bot("b"), "b", clock)
+    second.show(session, TABLE, GROUP, screen("table v4"), 4)
+    await asyncio.wait_for(second.flush(), 5)
+    assert len(telegram.arrived) == 1
+
+
+async def test_a_turn_booked_for_a_screen_already_shown_sends_nothing(
+    store: Store, clock: FakeClock
+) -> None:
+    """The newest is drawn only into a message still behind: one that another worker
+    brought up to date while a waited costs no request."""
+    session = await a_session(store)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        raise AssertionError("nothing is behind: nothing to draw")
+
+    first.draw_newest(newest)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # b drew it
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == []
+
+
+async def test_a_turn_whose_screen_another_worker_drew_goes_to_the_next_request(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker b waits for the group's next slot (3 s on) with the table and its player's
+    hand, both of the move it committed. Worker a draws that table meanwhile (the
+    newest, in a turn of its own): b's table needs nothing when the slot opens, so the
+    hand goes in that slot, not in the next one 3 s later."""
+    session = await a_session(store)
+    telegram = Telegram()
+    limiter = FloodLimiter(Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None),
+                           clock=clock)
+    limiter.share(store.reserve_send)
+    late = Delivery(
+        telegram.bot("b"), limiter, Messages(store), defer=0.0, shared=True, owner="b",
+        lease=LEASE, clock=clock,
+    )
+    hand = ephemeral_purpose(0)
+    await late.send_ephemeral(session, hand, GROUP, ANN, screen("hand v3"), 3)
+    await limiter.wait_turn(GROUP, URGENT)  # a send takes the group's slot at 0 s
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=3, wanted=4))
+    late.show(session, TABLE, GROUP, screen("table v4"), 4, urgent=True)
+    late.show_ephemeral(session, hand, screen("hand v4"), 4)  # after the (urgent) table
+    await asyncio.wait_for(both_wait(limiter), 5)  # for the slot at 3 s
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # a drew it
+    await asyncio.wait_for(clock.advance(3.5), 5)
+    await asyncio.wait_for(late.flush(), 5)  # the clock stands at 3.5 s: no later slot
+    assert [(w, method, text) for w, method, _, text in telegram.arrived] == [
+        ("b", "send", "hand v3"), ("b", "editEphemeralMessageText", "hand v4"),
+    ]
+
+
+async def both_wait(limiter: FloodLimiter) -> None:
+    """Until two requests wait for the group's next slot."""
+    while limiter.waiting(GROUP) < 2:
+        await asyncio.sleep(0.001)
