@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from games.ai import choose
 from games.ai.compact import SUIT_MASKS
+from games.cards import RANKS
+from games.eleven import Eleven
 from games.king import King
 from games.oh_hell import OhHell
+from games.two_ten_jack import TwoTenJack
 
 
 def bidding(seed: int, bids: list[int], size: int = 6) -> OhHell:
@@ -60,4 +63,35 @@ def king_played_by_rule_of_thumb(seed: int, tricks: int = 4) -> King:
         seat = game.to_move
         game.apply(seat, choose("king", game.view(seat), "easy", moves))
         moves += 1
+    return game
+
+
+def eleven_led_to(seed: int, low: bool = True) -> Eleven:
+    """An Eleven deal played by easy until, with the stock still there, the
+    seat to move answers the opponent's lead — a card that is no master of
+    its suit (``low``) or one that is."""
+    game = Eleven.new(2, seed=seed, dealer=1)
+    moves = 0
+    while True:
+        seat = game.to_move
+        if game.trick and game.stock and _is_master(game, game.trick[0][1]) != low:
+            return game
+        game.apply(seat, choose("eleven", game.view(seat), "easy", moves))
+        moves += 1
+
+
+def _is_master(game: Eleven, card: str) -> bool:
+    """True if no card above ``card`` in its suit is unplayed outside its leader's hand."""
+    leader = game.trick[0][0]
+    played = {c for done in game.history for _, c in done["cards"]} | {card}
+    above = [r + card[1] for r in RANKS[: RANKS.index(card[0])]]
+    return all(c in played or c in game.hands[leader] for c in above)
+
+
+def two_ten_jack_played(seed: int, players: int, moves: int) -> TwoTenJack:
+    """A Two-Ten-Jack deal of ``players`` played by easy for ``moves`` cards."""
+    game = TwoTenJack.new(players, seed=seed, dealer=0)
+    for move in range(moves):
+        seat = game.to_move
+        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", move))
     return game
