@@ -65,9 +65,7 @@ def recent_plays(
     return first, plays
 
 
-def plays_since_draw(
-    view: View, hand_size: int, lead: Lead = _card_lead
-) -> tuple[int, list[Play]]:
+def plays_since_draw(view: View, hand_size: int, lead: Lead = _card_lead) -> tuple[int, list[Play]]:
     """:func:`recent_plays` for a game whose hands are filled from a stock to
     ``hand_size`` cards after every trick while it lasts, and lose a card a
     trick once it is gone: the trick on the table, and once the stock is
