@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 import statistics
 from collections.abc import Callable, Iterator
@@ -38,11 +37,13 @@ from games.two_ten_jack import TwoTenJack
 from tests.support import positions
 from tests.support.inference_deals import (
     bidding,
+    ducked,
     eleven_led_to,
     high_cards,
     king_played_by_rule_of_thumb,
     played_by_rule_of_thumb,
     trump_deal,
+    two_ten_jack_after_the_stock,
 )
 
 
@@ -364,24 +365,6 @@ def test_an_eleven_opponent_who_led_no_master_is_dealt_fewer_masters() -> None:
     assert statistics.fmean(inferred) < statistics.fmean(blind) - 0.08
 
 
-def ducked(seed: int) -> TwoTenJack | None:
-    """A 3-player Two-Ten-Jack deal played by easy until, with the stock still
-    there, the second player followed a plain lead with a lower card of its
-    suit; None if no such trick comes."""
-    game = TwoTenJack.new(3, seed=seed, dealer=0)
-    for moves in itertools.count():
-        trick = game.trick
-        if not game.stock:
-            return None
-        if len(trick) == 2 and trick[0][1] != "AS" and trick[0][1][1] != "H":
-            (_, lead), (_, follow) = trick
-            if follow[1] == lead[1] and INDEX[follow] < INDEX[lead]:
-                return game
-        seat = game.to_move
-        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))
-    return None
-
-
 def test_a_two_ten_jack_opponent_who_ducked_is_dealt_fewer_cards_that_would_have_paid() -> None:
     blind, inferred = [], []
     for seed in range(40):
@@ -403,18 +386,6 @@ def test_a_two_ten_jack_opponent_who_ducked_is_dealt_fewer_cards_that_would_have
     assert len(blind) == 30 * 400
     # blind 0.225, inferred 0.180 (0.229 with the softness at 1); standard errors about 0.004
     assert statistics.fmean(inferred) < statistics.fmean(blind) - 0.03
-
-
-def two_ten_jack_after_the_stock(seed: int) -> TwoTenJack:
-    """A 4-player Two-Ten-Jack deal played by easy until, the stock gone, the seat
-    to move holds 3 cards or fewer and follows."""
-    game = TwoTenJack.new(4, seed=seed, dealer=0)
-    for moves in itertools.count():
-        seat = game.to_move
-        if not game.stock and len(game.hands[seat]) <= 3 and game.trick:
-            return game
-        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))
-    raise AssertionError("unreachable")
 
 
 def in_place(world: Any, truth: list[int], seat: int) -> int:

@@ -1,10 +1,13 @@
 """Deals for the inference tests: bids, trumps named, and play by the rule of thumb
-(tests/ai/test_ai_inference.py, tests/ai/test_ai_review_worlds.py)."""
+(tests/ai/test_ai_inference.py, tests/ai/test_ai_review_worlds.py,
+bench/inference_cost.py)."""
 
 from __future__ import annotations
 
+import itertools
+
 from games.ai import choose
-from games.ai.compact import SUIT_MASKS
+from games.ai.compact import INDEX, SUIT_MASKS
 from games.cards import RANKS
 from games.eleven import Eleven
 from games.king import King
@@ -88,10 +91,31 @@ def _is_master(game: Eleven, card: str) -> bool:
     return all(c in played or c in game.hands[leader] for c in above)
 
 
-def two_ten_jack_played(seed: int, players: int, moves: int) -> TwoTenJack:
-    """A Two-Ten-Jack deal of ``players`` played by easy for ``moves`` cards."""
-    game = TwoTenJack.new(players, seed=seed, dealer=0)
-    for move in range(moves):
+def ducked(seed: int) -> TwoTenJack | None:
+    """A 3-player Two-Ten-Jack deal played by easy until, with the stock still
+    there, the second player followed a plain lead with a lower card of its
+    suit; None if no such trick comes."""
+    game = TwoTenJack.new(3, seed=seed, dealer=0)
+    for moves in itertools.count():
+        trick = game.trick
+        if not game.stock:
+            return None
+        if len(trick) == 2 and trick[0][1] != "AS" and trick[0][1][1] != "H":
+            (_, lead), (_, follow) = trick
+            if follow[1] == lead[1] and INDEX[follow] < INDEX[lead]:
+                return game
         seat = game.to_move
-        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", move))
-    return game
+        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))
+    return None
+
+
+def two_ten_jack_after_the_stock(seed: int) -> TwoTenJack:
+    """A 4-player Two-Ten-Jack deal played by easy until, the stock gone, the seat
+    to move holds 3 cards or fewer and follows."""
+    game = TwoTenJack.new(4, seed=seed, dealer=0)
+    for moves in itertools.count():
+        seat = game.to_move
+        if not game.stock and len(game.hands[seat]) <= 3 and game.trick:
+            return game
+        game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))
+    raise AssertionError("unreachable")
