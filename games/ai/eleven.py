@@ -116,12 +116,10 @@ def play_weight(view: View) -> Callable[[compact_eleven.CompactEleven], float] |
 def search_worlds(
     view: View,
 ) -> compact_eleven.Sampler | inference.Weighted[compact_eleven.CompactEleven]:
-    """The compact worlds the search levels draw at ``view``: weighted by the
-    opponent's lead (:func:`play_weight`) while inference from the play is on."""
-    sampler = compact_eleven.Sampler(view)
-    if not (inference.ENABLED and inference.FROM_PLAY):
-        return sampler
-    return inference.combined(sampler.sample, None, play_weight(view)) or sampler
+    """The compact worlds the search levels draw at ``view``: weighed by the
+    play since the last draw (:func:`play_weight`) while inference from the
+    play is on (``play_inference.since_draw_worlds``)."""
+    return play_inference.since_draw_worlds(compact_eleven.Sampler(view), play_weight, view)
 
 
 def compact_space(view: View) -> Space:
@@ -138,5 +136,6 @@ PLAYBOOK = Playbook(
     tree=True,
     rewards=rewards,
     compact=compact_space,
+    worlds=search_worlds,
     endgame=4,
 )

@@ -85,15 +85,11 @@ def play_weight(view: View) -> Callable[[compact.CompactTwoTenJack], float] | No
     )
 
 
-def search_worlds(
-    view: View,
-) -> compact.Sampler | inference.Weighted[compact.CompactTwoTenJack]:
-    """The compact worlds the search levels draw at ``view``: weighted by the
-    cards played (:func:`play_weight`) while inference from the play is on."""
-    sampler = compact.Sampler(view)
-    if not (inference.ENABLED and inference.FROM_PLAY):
-        return sampler
-    return inference.combined(sampler.sample, None, play_weight(view)) or sampler
+def search_worlds(view: View) -> compact.Sampler | inference.Weighted[compact.CompactTwoTenJack]:
+    """The compact worlds the search levels draw at ``view``: weighed by the
+    play since the last draw (:func:`play_weight`) while inference from the
+    play is on (``play_inference.since_draw_worlds``)."""
+    return play_inference.since_draw_worlds(compact.Sampler(view), play_weight, view)
 
 
 def compact_space(view: View) -> Space:
@@ -112,6 +108,7 @@ PLAYBOOK = Playbook(
     tree=True,
     strong_rollout=policy_rollout(easy, ("trick", "led")),
     compact=compact_space,
+    worlds=search_worlds,
     # Hands stay at six while the stock lasts (every trick draws one card a
     # seat), so at four cards or fewer the stock is gone and every card is in
     # a hand or played: a plain trick ending. One world of four cards costs
