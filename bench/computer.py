@@ -39,7 +39,8 @@ worlds not weighted by the bids seen; ``games/ai/inference.py``),
 ``strong-blind-rollout`` without either, ``strong-dominated`` strong without
 the dominated-move filter (``games/ai/dominance.py``: the flat searches and
 the endings), ``strong-bidsonly`` strong inferring from the bids and trumps
-only, not from the play (Oh Hell's cards played, Rummy's pile).
+only, not from the play (the cards played in Oh Hell, King, Eleven and
+Two-Ten-Jack; Rummy's pile).
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time

@@ -296,8 +296,9 @@ class Sampler(Generic[S]):
 def to_game(game_cls: type[G], view: View, world: TrickState, rng: random.Random) -> G:
     """The full game of ``view`` whose hidden hands are those of the compact
     ``world`` (drawn for that view): ``Game.determinize`` with the other seats'
-    hands replaced, the cards they no longer hold back in the stock if the game
-    keeps one. For the 📈 review, which plays its worlds on the rules engine."""
+    hands replaced, and the stock the world's own if it keeps one (Eleven,
+    Two-Ten-Jack), else the cards they no longer hold back in the engine's.
+    For the 📈 review, which plays its worlds on the rules engine."""
     game = game_cls.determinize(view, rng)
     seat = int(view["seat"])
     hands: list[list[str]] = getattr(game, "hands")  # noqa: B009 - a trick game's hands
@@ -306,7 +307,11 @@ def to_game(game_cls: type[G], view: View, world: TrickState, rng: random.Random
     pool = [card for s in others for card in hands[s]] + list(getattr(game, "stock", []))
     for s in others:
         hands[s] = sort_hand([NAMES[c] for c in cards_of(world.hands[s])], trumps)
-    if hasattr(game, "stock"):
+    stock: list[int] | None = getattr(world, "stock", None)
+    if stock is not None:  # the world's own stock, in its order (a face-up top stays on top)
+        drawn: int = getattr(world, "drawn")  # noqa: B009 - a stock game's compact state
+        setattr(game, "stock", [NAMES[c] for c in stock[drawn:]])  # noqa: B010
+    elif hasattr(game, "stock"):
         held = {card for s in others for card in hands[s]}
         setattr(game, "stock", [card for card in pool if card not in held])  # noqa: B010
     return game

@@ -95,7 +95,7 @@ class CompactTwoTenJack(TrickState):
 
     def _apply(self, seat: int, action: int) -> list[Event]:
         """Play ``action``'s card (legal) for the seat to move; the only event is a deal end."""
-        card = AS if action == AS_TRUMP else action
+        card = card_of(action)
         self.table_value += VALUES[card]
         if not self._lay(seat, card):
             if action == AS_TRUMP:
@@ -119,6 +119,17 @@ class CompactTwoTenJack(TrickState):
 def encode(action: str) -> int:
     """A view's action as a compact one."""
     return AS_TRUMP if action == LEAD_AS_TRUMP else INDEX[action[:2]]
+
+
+def card_of(action: int) -> int:
+    """The card an action puts down (the A♠ led as a trump is the A♠)."""
+    return AS if action == AS_TRUMP else action
+
+
+def lead_action(card: str, led: str | None) -> int:
+    """The action that led a trick with ``card``, the trick following ``led``
+    (the A♠ leading a trick that follows hearts was led as a trump)."""
+    return AS_TRUMP if card == SPECULATION and led == TRUMPS else INDEX[card]
 
 
 def decoder(leading: bool) -> Callable[[int], str]:

@@ -5,20 +5,27 @@ of the longest suit; following, win the trick if it holds a figure or can be
 won without spending one, otherwise duck with the lowest non-figure. The
 search scores a deal by its points and, as a tie-break, the figures taken; it
 never weighs throwing a figure onto a lost trick when a blank would do.
+
+Normal and strong *infer* from the opponent's lead (``games.ai.inference``):
+a world in which the rule of thumb, holding his hand there, would have led
+another card is less likely (:func:`play_weight`) — a low lead says he holds
+no master. Only the trick on the table tells: after every trick both draw
+face down from the stock, and once it is gone the seat sees every card.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from games.ai import compact_eleven
+from games.ai import compact_eleven, inference, play_inference
 from games.ai.compact import card_space
 from games.ai.ismcts import Space
 from games.ai.playbook import Playbook, policy_rollout, random_rollout, score_margin
 from games.ai.trickplay import TrickSpot, lead_strong, played_cards, take_if_worth
 from games.base import Event, Game, View
-from games.eleven import is_figure
+from games.eleven import HAND_SIZE, is_figure
 
 #: Figures count this much beside the match points in a playout's outcome.
 FIGURE_WEIGHT = 0.05
@@ -91,9 +98,33 @@ def _with_figures(margin: float, figures: list[int]) -> list[float]:
     return [margin, -margin]
 
 
+def play_weight(view: View) -> Callable[[compact_eleven.CompactEleven], float] | None:
+    """How likely a world makes the opponent's lead on the table, by the rule of
+    thumb (``games.ai.play_inference``); None when he has not led to this
+    trick, or once the stock is gone (every unseen card is then his)."""
+    if not view["stock"]:
+        return None
+    first, plays = play_inference.plays_since_draw(view, HAND_SIZE)
+    start = compact_eleven.from_view(
+        {**view, "history": view["history"][:first], "trick": []}, [[], []], []
+    )
+    return play_inference.replay_weight(
+        start, plays, int(view["seat"]), compact_eleven.easy_rollout
+    )
+
+
+def search_worlds(
+    view: View,
+) -> compact_eleven.Sampler | inference.Weighted[compact_eleven.CompactEleven]:
+    """The compact worlds the search levels draw at ``view``: weighed by the
+    play since the last draw (:func:`play_weight`) while inference from the
+    play is on (``play_inference.since_draw_worlds``)."""
+    return play_inference.since_draw_worlds(compact_eleven.Sampler(view), play_weight, view)
+
+
 def compact_space(view: View) -> Space:
-    """The compact bit-set state for searching the play."""
-    return card_space(compact_eleven.Sampler(view), compact_eleven.easy_rollout, compact_rewards)
+    """The compact bit-set state for searching the play (:func:`search_worlds`)."""
+    return card_space(search_worlds(view), compact_eleven.easy_rollout, compact_rewards)
 
 
 PLAYBOOK = Playbook(
@@ -105,5 +136,6 @@ PLAYBOOK = Playbook(
     tree=True,
     rewards=rewards,
     compact=compact_space,
+    worlds=search_worlds,
     endgame=4,
 )

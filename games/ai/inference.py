@@ -17,10 +17,11 @@ they are, so they draw every world afresh (:meth:`Weighted.fresh`).
 
 The opponent models are the project's own policies (for Oh Hell: the bid is
 near the hand's count of likely winners, and the cards played are the rule of
-thumb's, softened, ``games.ai.oh_hell``; for Rummy: what is thrown and taken
-from the pile, ``games.ai.rummy``). Easy samples
-blind; normal and strong infer. :data:`ENABLED` lets the benchmark measure
-the same levels without it.
+thumb's, softened, ``games.ai.oh_hell``; the same for the cards played in
+King, and in Eleven and Two-Ten-Jack since the last draw from the stock,
+``games.ai.play_inference``; for Rummy: what is thrown and taken from the
+pile, ``games.ai.rummy``). Easy samples blind; normal and strong infer.
+:data:`ENABLED` lets the benchmark measure the same levels without it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Generic, Protocol, Self, TypeVar
 #: Whether the search levels weigh their worlds (the benchmark turns it off to compare).
 ENABLED = True
 #: Whether they weigh them by the cards played as well as by the bids and
-#: choices (Oh Hell's play, Rummy's pile; the benchmark turns it off to compare).
+#: choices (the trick games' play, Rummy's pile; the benchmark turns it off to compare).
 FROM_PLAY = True
 #: Worlds drawn at most for one sample; then the likeliest of them is taken.
 MAX_TRIES = 16

@@ -12,18 +12,22 @@ from collections.abc import Callable
 import pytest
 
 from games import REGISTRY
-from games.ai import Budget, review
+from games.ai import PLAYBOOKS, Budget, review
 from games.ai.compact import SUIT_MASKS, mask_of
+from games.ai.inference import Weighted
 from games.ai.review import draw_worlds, review_decision
 from games.ai.search import world_sampler
 from games.base import Game, View
 from games.cards import SUITS
 from tests.support.inference_deals import (
     bidding,
+    ducked,
+    eleven_led_to,
     high_cards,
     king_played_by_rule_of_thumb,
     played_by_rule_of_thumb,
     trump_deal,
+    two_ten_jack_after_the_stock,
 )
 
 Draw = Callable[[random.Random], Game]
@@ -68,15 +72,26 @@ def test_the_review_deals_the_opponent_who_named_trumps_more_of_them() -> None:
 
 @pytest.mark.parametrize(
     ("game_id", "deal"),
-    [("oh_hell", played_by_rule_of_thumb), ("king", king_played_by_rule_of_thumb)],
+    [
+        ("oh_hell", played_by_rule_of_thumb),
+        ("king", king_played_by_rule_of_thumb),
+        ("eleven", eleven_led_to),
+        ("two_ten_jack", ducked),
+        ("two_ten_jack", two_ten_jack_after_the_stock),
+    ],
 )
 def test_a_review_world_shows_the_seat_exactly_its_view(
-    game_id: str, deal: Callable[[int], Game]
+    game_id: str, deal: Callable[[int], Game | None]
 ) -> None:
     game = deal(3)
+    assert game is not None
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
+    # Eleven and Two-Ten-Jack: weighed by the play since the last draw, the world's
+    # own stock behind the hands (its face-up top on top)
+    worlds = PLAYBOOKS[game_id].worlds
+    assert worlds is not None and isinstance(worlds(view), Weighted)
     draw = draw_worlds(game_id, view)
     rng = random.Random(1)
     everything = Counter(card for cards in game.card_zones().values() for card in cards)
