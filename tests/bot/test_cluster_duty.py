@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cluster import Cluster
-from storage import MessageRef
+from storage import Beat, MessageRef
 from tests.support.fake_clock import FakeClock
 
 
@@ -34,13 +34,13 @@ class Manager:
         """Count a look for due work."""
         self.due_runs += 1
 
-    async def beat(self, now: float, silent: float) -> list[str]:
+    async def beat(self, now: float, silent: float) -> Beat:
         """Note this worker's beat; forget and return the workers silent too long."""
         self.mine.append(now)
         dead = sorted(w for w, at in self.beats.items() if at < now - silent)
         for worker in dead:
             del self.beats[worker]
-        return dead
+        return Beat(len(self.mine) > 1, tuple(dead))
 
     async def behind(self) -> AsyncIterator[tuple[Session, list[MessageRef]]]:
         """One session, with the messages it has."""
