@@ -81,6 +81,7 @@ class Pulse:
         self.silent = silent
         self._stored: float | None = None  # when its latest stored beat was made
         self._forgotten = 0  # beats that found this worker forgotten (found dead)
+        self._next = asyncio.Event()  # set by the next beat stored
 
     def beaten(self, at: float, known: bool) -> None:
         """A beat made at ``at`` (wall clock) was stored; ``known``: the store still
@@ -89,6 +90,12 @@ class Pulse:
             self._forgotten += 1
             log.warning("this worker was taken for dead (its beats stalled); it beats again")
         self._stored = at
+        stored, self._next = self._next, asyncio.Event()
+        stored.set()
+
+    async def next_beat(self) -> None:
+        """Return once another beat is stored."""
+        await self._next.wait()
 
     def mark(self) -> int:
         """Taken before a slot is booked and handed back to :meth:`holds`."""

@@ -160,6 +160,10 @@ class Heartbeat(Protocol):
         this worker's: it was not found dead meanwhile."""
         ...
 
+    async def next_beat(self) -> None:
+        """Return once another beat is stored."""
+        ...
+
 
 class Urgency(Protocol):
     """What a waiting request carries may grow more urgent while it waits (a delivery
@@ -446,9 +450,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                     self._left_at.pop(chat_id, None)
 
     async def _booked(self, key: int, interval: float) -> None:
-        """Book ``key``'s next slot in the shared budget and sleep until it opens; book
-        again while this worker's beats did not stand meanwhile (it may have been found
-        dead and its slot given back to another worker: it must not send in it too)."""
+        """Book ``key``'s next slot in the shared budget and sleep until it opens. If
+        this worker's beats did not stand meanwhile (it may have been found dead and the
+        slot given back to another worker: it must not send in it too), book again once
+        they beat again (a worker whose beats fail takes no slot from the others)."""
         assert self._reserve is not None
         while True:
             mark = 0 if self._heartbeat is None else self._heartbeat.mark()
@@ -459,6 +464,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             if self._heartbeat is None or self._heartbeat.holds(mark, self.clock.wall()):
                 return
             log.info("a send slot of %s may have been given back; booking another", key)
+            await self._heartbeat.next_beat()
 
     def _local(self, at: float) -> float:
         """The wall-clock time ``at`` on this clock's monotonic scale."""
