@@ -21,10 +21,11 @@ from bot.delivery import Delivery
 from bot.limiter import FloodLimiter, Limits, Pace
 from bot.render.common import screen
 from sessions import Messages, ephemeral_purpose
-from storage import Beat, MessageRef, SeatRecord, SessionRecord, Store, open_store
+from storage import Beat, MessageRef, Store, open_store
 from tests.support.fake_clock import FakeClock
+from tests.support.store_records import ANN, lobby
 
-GROUP, ANN = -100, 1001
+GROUP = -100
 INTERVAL = 6.0  # seconds between two requests to the group
 HAND = ephemeral_purpose(0)
 LEASE = 30.0
@@ -108,13 +109,8 @@ def limiter(store: Store, name: str, clock: FakeClock, pulse: Pulse | None) -> F
 
 
 async def a_session(store: Store) -> int:
-    return await store.create_session(
-        SessionRecord(
-            id=0, chat_id=GROUP, kind="group", game="king", status="running", creator=ANN,
-            options={}, timer=None, seed=1, version=4, moves=3, state=None, deadline=None,
-            result=None, created=1.0, seats=[SeatRecord(ANN, "Ann", None)],
-        )
-    )
+    """A running group match at version 4 (worker a committed it)."""
+    return await store.create_session(lobby(GROUP, status="running", version=4, moves=3))
 
 
 async def step(clock: FakeClock, seconds: float, sleepers: int) -> None:
