@@ -26,7 +26,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
-from bot.cluster import Cluster, newest_screens
+from bot.cluster import Cluster, Pulse, newest_screens
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.daily import DailyBoards
@@ -152,8 +152,9 @@ async def startup(app: KolodaApp) -> None:
     messages = Messages(manager.store)
     limiter = app.bot.rate_limiter
     assert isinstance(limiter, FloodLimiter)
+    pulse = Pulse()  # this worker's own beats (shared: a slot it booked stays its own)
     if settings.shared:  # Telegram's budget is per token: every worker paces through one
-        limiter.share(manager.store.reserve_send)
+        limiter.share(manager.reserve_send, pulse)
     delivery = Delivery(
         app.bot, limiter, messages, defer=app.bot_data.defer, shared=settings.shared,
         owner=manager.worker_id, lease=settings.lease_seconds,
@@ -194,7 +195,9 @@ async def startup(app: KolodaApp) -> None:
     await register_commands(app)
     drawn = await presenter.restore(manager)
     if settings.shared:  # other processes may leave work behind in the store
-        app.bot_data.cluster = Cluster(manager, presenter, stuck=settings.lease_seconds)
+        app.bot_data.cluster = Cluster(
+            manager, presenter, stuck=settings.lease_seconds, pulse=pulse
+        )
         app.bot_data.cluster.start()
     log.info("koloda is up as @%s; %d tables were behind and are drawn", app.bot.username, drawn)
 

@@ -24,6 +24,13 @@ is drawn here only
 - or when it stays behind, with the same shown and wanted versions, from one look
   to the next (a lease period apart): nobody delivered anything to it meanwhile.
 
+A dead worker's send slots are given back by the beat that finds it dead
+(``Store.beat``): a chat's next slot it booked and never used goes to the
+survivor's next send, not one interval after it. A worker that only stalled (its
+event loop, or its link to the store, held up for :data:`SILENT` seconds) may be
+found dead meanwhile, so a worker uses a booked slot only while its own beats stand
+(:class:`Pulse`); else it books another.
+
 If the message's worker is alive but slow, it finds the message drawn when its
 turn comes and sends nothing: each send or edit takes the message's delivery
 lease and reads what the message shows first (``Delivery``); and a chat's turn it
@@ -59,6 +66,49 @@ BEAT = 0.5
 SILENT = 2.5
 
 
+class Pulse:
+    """This worker's own beats as the store answered them: whether a send slot it
+    booked can still be its own when it opens (:class:`bot.limiter.FloodLimiter`).
+
+    A slot is given back only when the worker is found dead, which takes a beat
+    older than ``silent`` seconds by then (the store knew the worker at that beat), or
+    a later beat that found the store no longer knew it. So a slot opening at ``at``
+    is the worker's own if its latest known beat is less than ``silent`` seconds
+    before ``at`` and no beat since the booking found it forgotten; a worker that has
+    never beaten is in no one's list of the dead."""
+
+    def __init__(self, silent: float = SILENT) -> None:
+        self.silent = silent
+        self._stored: float | None = None  # when its latest stored beat was made
+        self._forgotten = 0  # beats that found this worker forgotten (found dead)
+        self._next = asyncio.Event()  # set by the next beat stored
+
+    def beaten(self, at: float, known: bool) -> None:
+        """A beat made at ``at`` (wall clock) was stored; ``known``: the store still
+        knew this worker (its first beat is the one unknown one that is not news)."""
+        if not known and self._stored is not None:
+            self._forgotten += 1
+            log.warning("this worker was taken for dead (its beats stalled); it beats again")
+        self._stored = at
+        stored, self._next = self._next, asyncio.Event()
+        stored.set()
+
+    async def next_beat(self) -> None:
+        """Return once another beat is stored."""
+        await self._next.wait()
+
+    def mark(self) -> int:
+        """Taken before a slot is booked and handed back to :meth:`holds`."""
+        return self._forgotten
+
+    def holds(self, mark: int, at: float) -> bool:
+        """Whether a slot booked at :meth:`mark` ``mark`` and opening at ``at`` (wall
+        clock) can have been given back by no one: use it only then."""
+        if self._stored is None:
+            return True
+        return mark == self._forgotten and at < self._stored + self.silent
+
+
 class Cluster(Periodic):
     """The periodic cluster duties of one worker (started whenever the store is shared)."""
 
@@ -71,8 +121,10 @@ class Cluster(Periodic):
         clock: Clock | None = None,
         silent: float = SILENT,
         beat: float = BEAT,
+        pulse: Pulse | None = None,
     ) -> None:
         self.manager = manager
+        self.pulse = pulse or Pulse(silent)
         self.clock = clock or LoopClock()
         self.presenter = presenter
         self.every = every
@@ -95,15 +147,18 @@ class Cluster(Periodic):
     async def _beats(self) -> None:
         """Beat every :attr:`beat` seconds; a worker found dead wakes the look."""
         while True:
+            at = self.clock.wall()
             try:
-                dead = await self.manager.beat(self.clock.wall(), self.silent)
+                beat = await self.manager.beat(at, self.silent)
             except Exception as error:  # the look says what is wrong with the store
                 if not unavailable(error):
                     log.warning("a beat failed: %s", error)
-                dead = []
-            if dead:
-                self._dead += dead
-                self._found.set()
+                beat = None
+            if beat is not None:
+                self.pulse.beaten(at, beat.known)
+                if beat.dead:
+                    self._dead += beat.dead
+                    self._found.set()
             await self.clock.sleep(self.beat)
 
     async def _looks(self) -> None:

@@ -38,8 +38,11 @@ Telegram counts per bot token, so several workers must pace through one
 budget: after :meth:`FloodLimiter.share` each chat's next slot and the overall
 one (key 0) are taken from the database (``Store.reserve_send``) instead of
 this process's memory. Priorities still order this worker's own queue; across
-workers the overall slots go first come, first served. One process keeps its
-budget in memory (no database round trip per send).
+workers the slots go first come, first served. A slot booked by a worker that dies
+before it opens is given back to the next booking (``Store.beat``); so this worker
+uses a booked slot only while its own beats stand (:class:`Heartbeat`), and books
+another if they did not (it may have been taken for dead meanwhile). One process
+keeps its budget in memory (no database round trip per send).
 """
 
 from __future__ import annotations
@@ -145,6 +148,23 @@ DEMAND_SHORT = 0.5
 BACKLOG = 1.0
 
 
+class Heartbeat(Protocol):
+    """This worker's own beats in the store it shares (:class:`bot.cluster.Pulse`)."""
+
+    def mark(self) -> int:
+        """Taken before a slot is booked."""
+        ...
+
+    def holds(self, mark: int, at: float) -> bool:
+        """Whether a slot booked at ``mark`` and opening at ``at`` (wall clock) is still
+        this worker's: it was not found dead meanwhile."""
+        ...
+
+    async def next_beat(self) -> None:
+        """Return once another beat is stored."""
+        ...
+
+
 class Urgency(Protocol):
     """What a waiting request carries may grow more urgent while it waits (a delivery
     slot's newest screen): its ``priority`` is read each time a slot is handed out."""
@@ -209,10 +229,13 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         #: 429 answers seen (each waited out and retried)
         self.retries = 0
         self._reserve: Reserve | None = None
+        self._heartbeat: Heartbeat | None = None
 
-    def share(self, reserve: Reserve) -> None:
-        """Pace through a budget shared with other workers (``Store.reserve_send``)."""
-        self._reserve = reserve
+    def share(self, reserve: Reserve, heartbeat: Heartbeat | None = None) -> None:
+        """Pace through a budget shared with other workers (``Store.reserve_send``);
+        ``heartbeat``: this worker's beats, if it beats (a worker that does not is never
+        found dead, and its slots never given back)."""
+        self._reserve, self._heartbeat = reserve, heartbeat
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -329,9 +352,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                     while (wait := self._next_in_chat.get(chat_id, 0.0) - self.clock.now()) > 0:
                         await self.clock.sleep(wait)
                 else:  # the slot is booked in the shared budget, and handed out once it opens
-                    await self._sleep_until(
-                        await self._reserve(chat_id, pace.interval, self.clock.wall())
-                    )
+                    await self._booked(chat_id, pace.interval)
                 lane.queue = [w for w in lane.queue if not w.turn.done()]  # callers cancelled
                 if not lane.queue:
                     break
@@ -410,9 +431,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             if wait > 0:
                 await self.clock.sleep(wait)
             if self._reserve is not None:
-                at = await self._reserve(OVERALL, pace.interval, self.clock.wall())
-                self._overall_ahead = self._local(at)
-                await self._sleep_until(at)
+                await self._booked(OVERALL, pace.interval)
             # a linear look (not a heap): a waiting request may have grown more urgent
             first = min(self._queue, key=_Waiting.rank)
             self._queue.remove(first)
@@ -429,6 +448,23 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 if at < now:
                     del self._next_in_chat[chat_id]
                     self._left_at.pop(chat_id, None)
+
+    async def _booked(self, key: int, interval: float) -> None:
+        """Book ``key``'s next slot in the shared budget and sleep until it opens. If
+        this worker's beats did not stand meanwhile (it may have been found dead and the
+        slot given back to another worker: it must not send in it too), book again once
+        they beat again (a worker whose beats fail takes no slot from the others)."""
+        assert self._reserve is not None
+        while True:
+            mark = 0 if self._heartbeat is None else self._heartbeat.mark()
+            at = await self._reserve(key, interval, self.clock.wall())
+            if key == OVERALL:
+                self._overall_ahead = self._local(at)
+            await self._sleep_until(at)
+            if self._heartbeat is None or self._heartbeat.holds(mark, self.clock.wall()):
+                return
+            log.info("a send slot of %s may have been given back; booking another", key)
+            await self._heartbeat.next_beat()
 
     def _local(self, at: float) -> float:
         """The wall-clock time ``at`` on this clock's monotonic scale."""

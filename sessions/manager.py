@@ -46,7 +46,16 @@ from sessions.seasons import Champions, Seasons
 from sessions.timers import Clock
 from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
-from storage import DailyRow, MessageRef, MoveRecord, RatingRow, Store, TallyRow, open_store
+from storage import (
+    Beat,
+    DailyRow,
+    MessageRef,
+    MoveRecord,
+    RatingRow,
+    Store,
+    TallyRow,
+    open_store,
+)
 from storage.ratings import LEADERBOARD_LIMIT
 
 # the settings of the modules behind the facade, importable from here as before
@@ -221,10 +230,16 @@ class SessionManager:
         returns how many sessions were looked at."""
         return await self._turns.run_due_work()
 
-    async def beat(self, now: float, silent: float) -> list[str]:
-        """Note this worker alive at ``now`` (wall clock) in the store; the workers found
-        silent for ``silent`` seconds (dead), each found by one worker only."""
+    async def beat(self, now: float, silent: float) -> Beat:
+        """Note this worker alive at ``now`` (wall clock) in the store: whether the store
+        still knew it, and the workers found silent for ``silent`` seconds (dead), each
+        found by one worker only (their unopened send slots are given back)."""
         return await self.store.beat(self.worker_id, now, silent)
+
+    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+        """Book ``key``'s next slot of the shared send budget for this worker; when it
+        opens (``Store.reserve_send``)."""
+        return await self.store.reserve_send(key, interval, now, self.worker_id)
 
     # ------------------------------------------------------------ lobby
 

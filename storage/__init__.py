@@ -36,6 +36,7 @@ from storage.ratings import (
     StoredMatch,
 )
 from storage.records import (
+    Beat,
     DailyPlay,
     DailyResult,
     DailyRow,
@@ -53,6 +54,7 @@ from storage.url import parse_database_url
 
 __all__ = [
     "OVERALL",
+    "Beat",
     "ChatBusy",
     "DailyPlay",
     "DailyPlayed",

@@ -32,6 +32,7 @@ from storage.ratings import (
     RebuildRatings,
 )
 from storage.records import (
+    Beat,
     DailyPlay,
     DailyResult,
     DailyRow,
@@ -312,13 +313,15 @@ class PreferenceStore(Protocol):
 class SendBudget(Protocol):
     """The flood budget every worker sends by."""
 
-    async def reserve_send(self, key: int, interval: float, now: float) -> float:
+    async def reserve_send(self, key: int, interval: float, now: float, worker: str) -> float:
         """Take the next free send slot of ``key`` (a chat id; 0 for the bot's overall
-        budget) and move it ``interval`` seconds on, atomically; returns when this send
-        may go (a time.time(), ``now`` or later).
+        budget) for ``worker`` and move it ``interval`` seconds on, atomically; returns
+        when this send may go (a time.time(), ``now`` or later).
 
         Several workers pacing through one database so never exceed one budget
-        together (Telegram's flood limits are per bot token).
+        together (Telegram's flood limits are per bot token). The key's latest
+        booking remembers its worker: if that worker is found dead before the slot
+        opens, :meth:`Liveness.beat` gives the slot back.
         """
         ...
 
@@ -326,10 +329,22 @@ class SendBudget(Protocol):
 class Liveness(Protocol):
     """Which workers sharing the store are alive: each beats while it runs."""
 
-    async def beat(self, worker: str, now: float, silent: float) -> list[str]:
-        """Note ``worker`` alive at ``now`` (a time.time()); forget the workers whose
-        last beat is more than ``silent`` seconds old and return them (each is returned
-        to one caller only: the one that finds it dead)."""
+    async def beat(self, worker: str, now: float, silent: float) -> Beat:
+        """Note ``worker`` alive at ``now`` (a time.time()) and say whether the store
+        still knew it; forget the workers whose last beat is more than ``silent``
+        seconds old and return them (each is returned to one caller only: the one
+        that finds it dead).
+
+        In the same transaction each key whose latest send slot a dead worker booked
+        and which has not opened by ``now`` is moved back by one interval: the next
+        reservation gets that slot. Only a key's latest booking can be given back (an
+        earlier one has later bookings after it, which cannot move): a dead worker's
+        earlier slots stay lost. Giving back never brings two sends of a key closer
+        than its interval as long as the dead worker never sends in the slot: a
+        worker uses a slot only while its own beats stand (the store knew it at a
+        beat less than ``silent`` seconds before the slot opens, and at every beat
+        since it booked the slot), and a worker found dead is one whose beats did not.
+        """
         ...
 
 

@@ -123,6 +123,17 @@ class MessageRef:
 
 
 @dataclass(frozen=True)
+class Beat:
+    """What a worker's heartbeat found (``Store.beat``)."""
+
+    #: the store still knew the worker: False at its first beat, and at the first one
+    #: after another worker found it dead (its unopened send slots were then given back)
+    known: bool
+    #: the workers this beat found dead (each is found by one beat only)
+    dead: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class InviteRecord:
     """A private-duel invite code."""
 

@@ -274,11 +274,14 @@ hint_uses = sa.Table(
 )
 
 # the flood budget shared by every worker: per chat (key 0: the whole bot) the
-# time its next send or edit may go
+# time its next send or edit may go, and the latest booking: when it opens (``slot``)
+# and which worker booked it (``owner``), so a worker found dead gives it back
 send_slots = sa.Table(
     "send_slots", METADATA,
     sa.Column("key", BigInt, primary_key=True, autoincrement=False),
     sa.Column("next", Real, nullable=False),
+    sa.Column("owner", sa.Text),
+    sa.Column("slot", Real),
 )
 
 # the workers sharing the store, each beating once a second while it runs

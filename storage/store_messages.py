@@ -3,7 +3,7 @@ implementation for both backends."""
 
 from __future__ import annotations
 
-from storage.records import MessageRef
+from storage.records import Beat, MessageRef
 from storage.sql import Backend, Sql, Tx
 from storage.store_sessions import REMEMBER_USER
 
@@ -67,14 +67,22 @@ _SET_REACHABLE = Sql(
 )
 _REACHABLE = Sql("SELECT reachable FROM users WHERE id = :id")
 _RESERVE_SEND = Sql(
-    "INSERT INTO send_slots (key, next)"
-    " VALUES (:key, CAST(:now AS DOUBLE PRECISION) + CAST(:interval AS DOUBLE PRECISION))"
+    "INSERT INTO send_slots (key, next, owner, slot)"
+    " VALUES (:key, CAST(:now AS DOUBLE PRECISION) + CAST(:interval AS DOUBLE PRECISION),"
+    " :worker, :now)"
     " ON CONFLICT (key) DO UPDATE SET next = {greatest}(send_slots.next,"
-    " CAST(:now AS DOUBLE PRECISION)) + CAST(:interval AS DOUBLE PRECISION)"
-    " RETURNING next - CAST(:interval AS DOUBLE PRECISION)"
+    " CAST(:now AS DOUBLE PRECISION)) + CAST(:interval AS DOUBLE PRECISION),"
+    " slot = {greatest}(send_slots.next, CAST(:now AS DOUBLE PRECISION)),"
+    " owner = excluded.owner"
+    " RETURNING slot"
+)
+#: a dead worker's latest booking of a key that has not opened: the next one gets it
+_GIVE_BACK = Sql(
+    "UPDATE send_slots SET next = slot, owner = NULL WHERE owner = :worker AND slot > :now"
 )
 
-_BEAT = Sql(
+_BEAT = Sql("UPDATE workers SET beat = :now WHERE id = :worker")
+_FIRST_BEAT = Sql(
     "INSERT INTO workers (id, beat) VALUES (:worker, :now)"
     " ON CONFLICT (id) DO UPDATE SET beat = excluded.beat"
 )
@@ -177,11 +185,11 @@ class SqlSendBudget:
 
     backend: Backend
 
-    async def reserve_send(self, key: int, interval: float, now: float) -> float:
-        """Take ``key``'s next send slot (one atomic upsert: the row lock, or the
-        single writer, orders callers)."""
+    async def reserve_send(self, key: int, interval: float, now: float, worker: str) -> float:
+        """Take ``key``'s next send slot for ``worker`` (one atomic upsert: the row lock,
+        or the single writer, orders callers)."""
         rows = await self.backend.returning(
-            _RESERVE_SEND, key=key, now=float(now), interval=float(interval)
+            _RESERVE_SEND, key=key, now=float(now), interval=float(interval), worker=worker
         )
         return float(rows[0][0])
 
@@ -197,10 +205,21 @@ class SqlLiveness:
 
     backend: Backend
 
-    async def beat(self, worker: str, now: float, silent: float) -> list[str]:
-        """Note ``worker``'s beat, then forget (and return) the workers silent since
-        ``now - silent`` (one delete: the row lock, or the single writer, gives each to
-        one caller)."""
-        await self.backend.execute(_BEAT, worker=worker, now=float(now))
-        rows = await self.backend.returning(_SILENT, before=float(now - silent))
-        return sorted(str(row[0]) for row in rows)
+    async def beat(self, worker: str, now: float, silent: float) -> Beat:
+        """Note ``worker``'s beat (whether the store still knew it: one update, and an
+        insert if not), then forget (and return) the workers silent since ``now -
+        silent`` and give back their unopened latest send slots, in one transaction
+        (the row locks, or the single writer, give each dead worker to one caller). The
+        give-back scans ``send_slots`` (no index on ``owner``: every send would pay for
+        one); it runs only when a worker is found dead."""
+        known = await self.backend.execute(_BEAT, worker=worker, now=float(now)) > 0
+        if not known:
+            await self.backend.execute(_FIRST_BEAT, worker=worker, now=float(now))
+
+        async def bury(tx: Tx) -> tuple[str, ...]:
+            dead = sorted(str(row[0]) for row in await tx.fetch(_SILENT, before=now - silent))
+            for name in dead:
+                await tx.execute(_GIVE_BACK, worker=name, now=float(now))
+            return tuple(dead)
+
+        return Beat(known, await self.backend.write(bury))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cluster import Cluster
-from storage import MessageRef
+from storage import Beat, MessageRef
 from tests.support.fake_clock import FakeClock
 
 
@@ -34,13 +34,13 @@ class Manager:
         """Count a look for due work."""
         self.due_runs += 1
 
-    async def beat(self, now: float, silent: float) -> list[str]:
+    async def beat(self, now: float, silent: float) -> Beat:
         """Note this worker's beat; forget and return the workers silent too long."""
         self.mine.append(now)
         dead = sorted(w for w, at in self.beats.items() if at < now - silent)
         for worker in dead:
             del self.beats[worker]
-        return dead
+        return Beat(len(self.mine) > 1, tuple(dead))
 
     async def behind(self) -> AsyncIterator[tuple[Session, list[MessageRef]]]:
         """One session, with the messages it has."""
@@ -156,3 +156,26 @@ async def test_a_worker_that_keeps_beating_is_never_taken_for_dead() -> None:
         assert presenter.drawn == [] and "other" in manager.beats
     finally:
         await duty.stop()
+
+
+async def test_a_slot_is_this_workers_own_only_while_its_beats_stand() -> None:
+    """A slot opening 2.5 s or more after this worker's latest stored beat, or booked
+    before a beat that found it forgotten (taken for dead), may have been given back:
+    the worker does not send in it. The beats the duty makes are what the pulse knows."""
+    clock = FakeClock()
+    manager, presenter = Manager([]), Presenter()
+    duty = Cluster(manager, presenter, clock=clock)
+    pulse, start = duty.pulse, clock.wall()
+    before = pulse.mark()
+    assert pulse.holds(before, start + 100.0)  # it never beat: no one can find it dead
+    duty.start()
+    try:
+        await clock.sleepers()
+        assert pulse.holds(before, start + 2.4) and not pulse.holds(before, start + 2.5)
+        await clock.advance(2.0)  # it beats on
+        assert pulse.holds(before, start + 4.4) and not pulse.holds(before, start + 4.5)
+    finally:
+        await duty.stop()
+    pulse.beaten(start + 10.0, known=False)  # it stalled; the store had forgotten it
+    assert not pulse.holds(before, start + 10.5)
+    assert pulse.holds(pulse.mark(), start + 10.5)  # a slot booked since is its own

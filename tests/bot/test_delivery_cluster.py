@@ -332,7 +332,7 @@ async def test_a_turn_whose_screen_another_worker_drew_goes_to_the_next_request(
     telegram = Telegram()
     limiter = FloodLimiter(Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None),
                            clock=clock)
-    limiter.share(store.reserve_send)
+    limiter.share(lambda key, interval, now: store.reserve_send(key, interval, now, "b"))
     late = Delivery(
         telegram.bot("b"), limiter, Messages(store), defer=0.0, shared=True, owner="b",
         lease=LEASE, clock=clock,

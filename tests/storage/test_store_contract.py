@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from storage import (
+    Beat,
     ChatBusy,
     InviteRecord,
     InviteUse,
@@ -674,19 +675,20 @@ async def test_racing_claims_from_two_stores_give_the_lease_once(
 
 
 async def test_send_slots_are_handed_out_one_interval_apart_per_key(store: Store) -> None:
-    assert await store.reserve_send(-5, 3.0, 100.0) == 100.0
-    assert await store.reserve_send(-5, 3.0, 100.0) == 103.0
-    assert await store.reserve_send(-5, 3.0, 101.0) == 106.0
-    assert await store.reserve_send(0, 0.5, 101.0) == 101.0  # another key: its own pace
+    assert await store.reserve_send(-5, 3.0, 100.0, "a") == 100.0
+    assert await store.reserve_send(-5, 3.0, 100.0, "b") == 103.0
+    assert await store.reserve_send(-5, 3.0, 101.0, "a") == 106.0
+    assert await store.reserve_send(0, 0.5, 101.0, "a") == 101.0  # another key: its own pace
     # a key whose pace has caught up starts again at now
-    assert await store.reserve_send(-5, 3.0, 200.0) == 200.0
+    assert await store.reserve_send(-5, 3.0, 200.0, "b") == 200.0
 
 
 async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: str) -> None:
     first, second = await open_store(store_url), await open_store(store_url)
     try:
         slots = await asyncio.gather(
-            *(s.reserve_send(7, 1.0, 50.0) for _ in range(10) for s in (first, second))
+            *(s.reserve_send(7, 1.0, 50.0, name) for _ in range(10)
+              for name, s in (("a", first), ("b", second)))
         )
     finally:
         await first.close()
@@ -694,31 +696,80 @@ async def test_send_slots_racing_from_two_stores_never_share_a_slot(store_url: s
     assert sorted(slots) == [50.0 + n for n in range(20)]
 
 
+async def test_a_dead_workers_unopened_slot_is_given_back_and_an_open_one_is_not(
+    store: Store,
+) -> None:
+    """Worker a beats last at 100 s and books one group's slots at 100 and 103 and
+    another group's at 101; b finds it dead at 102.5: the slot at 103 has not opened
+    and goes to b's next booking; the one at 101 has (a may have sent in it), so the
+    next there stays 3 s after it; b's own slots are b's."""
+    assert await store.beat("a", 100.0, 2.5) == Beat(known=False)
+    assert await store.beat("b", 100.0, 2.5) == Beat(known=False)
+    assert await store.reserve_send(-5, 3.0, 100.0, "a") == 100.0
+    assert await store.reserve_send(-5, 3.0, 100.0, "a") == 103.0
+    assert await store.reserve_send(-7, 3.0, 101.0, "a") == 101.0
+    assert await store.reserve_send(-6, 3.0, 100.0, "b") == 100.0
+    assert await store.reserve_send(-6, 3.0, 100.0, "b") == 103.0
+    assert await store.beat("b", 102.5, 2.0) == Beat(known=True, dead=("a",))
+    assert await store.reserve_send(-5, 3.0, 102.5, "b") == 103.0  # a's, given back
+    assert await store.reserve_send(-5, 3.0, 102.5, "b") == 106.0  # the pace goes on
+    assert await store.reserve_send(-7, 3.0, 102.5, "b") == 104.0  # not a's opened one
+    assert await store.reserve_send(-6, 3.0, 102.5, "b") == 106.0  # b's own stay taken
+    # given back once: a second look finds nobody dead and moves nothing
+    assert await store.beat("c", 102.6, 2.0) == Beat(known=False)
+    assert await store.reserve_send(-5, 3.0, 102.6, "c") == 109.0
+
+
+async def test_only_a_dead_workers_latest_booking_is_given_back(store: Store) -> None:
+    """a booked the slot at 103, b the one after it at 106: moving the key back would
+    put b's next one 3 s after b's own, so nothing moves; a's slot stays lost."""
+    await store.beat("a", 100.0, 2.5)
+    await store.beat("b", 100.0, 2.5)
+    for name in ("b", "a", "b"):
+        await store.reserve_send(-5, 3.0, 100.0, name)
+    assert await store.beat("b", 102.6, 2.5) == Beat(known=True, dead=("a",))
+    assert await store.reserve_send(-5, 3.0, 102.6, "b") == 109.0
+
+
+async def test_a_worker_found_dead_learns_it_at_its_next_beat(store: Store) -> None:
+    """A stalled worker found dead beats again: the store tells it that it was
+    forgotten (its unopened slots may have gone to another), then knows it again."""
+    assert await store.beat("a", 100.0, 2.5) == Beat(known=False)
+    assert await store.beat("a", 100.5, 2.5) == Beat(known=True)
+    assert await store.beat("b", 104.0, 2.5) == Beat(known=False, dead=("a",))
+    assert await store.beat("a", 104.2, 2.5) == Beat(known=False)
+    assert await store.beat("a", 104.7, 2.5) == Beat(known=True)
+
+
 # ---------------------------------------------------------------- the workers' heartbeats
 
 
 async def test_a_worker_silent_too_long_is_found_dead_once(store: Store) -> None:
-    assert await store.beat("a", 100.0, 4.0) == []
-    assert await store.beat("b", 101.0, 4.0) == []
-    assert await store.beat("b", 104.0, 4.0) == []  # a beat 4 s ago: not yet
-    assert await store.beat("b", 104.5, 4.0) == ["a"]  # silent 4.5 s: dead
-    assert await store.beat("b", 110.0, 4.0) == []  # forgotten: found once
-    assert await store.beat("a", 111.0, 4.0) == []  # started again: it beats anew
-    assert await store.beat("a", 116.0, 4.0) == ["b"]
+    assert await store.beat("a", 100.0, 4.0) == Beat(known=False)
+    assert await store.beat("b", 101.0, 4.0) == Beat(known=False)
+    assert await store.beat("b", 104.0, 4.0) == Beat(known=True)  # a beat 4 s ago: not yet
+    assert await store.beat("b", 104.5, 4.0) == Beat(True, ("a",))  # silent 4.5 s: dead
+    assert await store.beat("b", 110.0, 4.0) == Beat(known=True)  # forgotten: found once
+    assert await store.beat("a", 111.0, 4.0) == Beat(known=False)  # started again: anew
+    assert await store.beat("a", 116.0, 4.0) == Beat(True, ("b",))
 
 
 async def test_a_dead_worker_is_found_by_one_of_two_looking_at_once(store_url: str) -> None:
     first, second = await open_store(store_url), await open_store(store_url)
     try:
         await first.beat("gone", 100.0, 4.0)
+        await first.reserve_send(-5, 3.0, 105.0, "gone")
+        await first.reserve_send(-5, 3.0, 105.0, "gone")  # 108: given back once, by one
         found = await asyncio.gather(
-            *(s.beat(name, 110.0, 4.0) for _ in range(5) for name, s in (("a", first),
+            *(s.beat(name, 106.0, 4.0) for _ in range(5) for name, s in (("a", first),
                                                                          ("b", second)))
         )
+        slots = [await first.reserve_send(-5, 3.0, 106.0, "a") for _ in range(2)]
     finally:
         await first.close()
         await second.close()
-    assert sorted(found) == [[]] * 9 + [["gone"]]
+    assert sorted(beat.dead for beat in found) == [()] * 9 + [("gone",)]
+    assert slots == [108.0, 111.0]
 
 
 # ---------------------------------------------------------------- presses

@@ -181,7 +181,7 @@ async def test_every_row_is_found_after_the_upgrade(upgraded: tuple[Store, str])
     assert await store.hint_uses(1) == {0: 2}
     assert await store.pressed("press-1")
     assert not await store.claim(1, 5, "worker-b", T + 50, T + 200)  # worker-a's still holds
-    assert await store.reserve_send(0, 1.0, T) == T + 10
+    assert await store.reserve_send(0, 1.0, T, "worker-b") == T + 10
     assert await store.open_session_ids() == [1]
     assert await store.session_by_link("def456") == 2
     assert await store.due_session_ids(T + 60) == [1]
