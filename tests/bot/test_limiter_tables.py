@@ -22,46 +22,52 @@ GROUP = -7
 LIMITS = Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=Pace(1, 1.0, margin=1.0))
 
 
-def _limiter() -> tuple[FloodLimiter, FakeClock, list[tuple[str, float]]]:
-    clock = FakeClock()
-    return FloodLimiter(LIMITS, clock=clock), clock, []
+class Sends:
+    """Requests through one limiter on a fake clock: who went, and when (the clock's
+    seconds since the start)."""
+
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        self.limiter = FloodLimiter(LIMITS, clock=self.clock)
+        self.start = self.clock.now()
+        self.left: list[tuple[str, float]] = []
+
+    async def go(self, name: str, chat_id: int, priority: int) -> None:
+        """Wait for a turn, and note it."""
+        await self.limiter.wait_turn(chat_id, priority)
+        self.left.append((name, round(self.clock.now() - self.start, 6)))
+
+    async def busy(self) -> None:
+        """Take the token's slot now: the next opens a second later."""
+        await self.limiter.wait_turn(None, NORMAL)
+
+    async def later(self, seconds: float) -> None:
+        """Let those asked for wait, and the clock move on."""
+        await settled()
+        await self.clock.advance(seconds)
 
 
 async def test_a_turns_hand_goes_before_a_table_edit_that_has_not_waited_long() -> None:
     """A table's edit asks for the token's next slot, then Ben's turn: Ben's buttons take
     the slot, the table the one after (it has waited only a second by then)."""
-    limiter, clock, left = _limiter()
-    start = clock.now()
-
-    async def go(name: str, chat_id: int, priority: int) -> None:
-        await limiter.wait_turn(chat_id, priority)
-        left.append((name, round(clock.now() - start, 6)))
-
-    await limiter.wait_turn(None, NORMAL)  # the token's slot is taken
-    table = asyncio.create_task(go("table", GROUP, TABLE))
-    await settled()
-    await clock.advance(0.2)
-    await clock.run(asyncio.gather(table, go("Ben's turn", 11, NORMAL)))
-    assert left == [("Ben's turn", 1.0), ("table", 2.0)]
+    sends = Sends()
+    await sends.busy()
+    table = asyncio.create_task(sends.go("table", GROUP, TABLE))
+    await sends.later(0.2)
+    await sends.clock.run(asyncio.gather(table, sends.go("Ben's turn", 11, NORMAL)))
+    assert sends.left == [("Ben's turn", 1.0), ("table", 2.0)]
 
 
 async def test_a_table_edit_that_has_waited_its_interval_goes_before_the_turns() -> None:
     """Five players' turns queue for the token, then a table's edit: the turns go first
     while the table is young, but once it has waited its group's interval (3 s) it takes
     the next slot, ahead of the two turns still waiting (older than it)."""
-    limiter, clock, left = _limiter()
-    start = clock.now()
-
-    async def go(name: str, chat_id: int, priority: int) -> None:
-        await limiter.wait_turn(chat_id, priority)
-        left.append((name, round(clock.now() - start, 6)))
-
-    await limiter.wait_turn(None, NORMAL)  # the token's slot is taken
-    turns = [asyncio.create_task(go(f"turn {n}", 10 + n, NORMAL)) for n in range(5)]
-    await settled()
-    await clock.advance(0.1)
-    await clock.run(asyncio.gather(*turns, go("table", GROUP, TABLE)))
-    assert left == [
+    sends = Sends()
+    await sends.busy()
+    turns = [asyncio.create_task(sends.go(f"turn {n}", 10 + n, NORMAL)) for n in range(5)]
+    await sends.later(0.1)
+    await sends.clock.run(asyncio.gather(*turns, sends.go("table", GROUP, TABLE)))
+    assert sends.left == [
         ("turn 0", 1.0), ("turn 1", 2.0), ("turn 2", 3.0),
         ("table", 4.0),  # asked at 0.1 s: 3.9 s waited, ripe
         ("turn 3", 5.0), ("turn 4", 6.0),
@@ -71,23 +77,15 @@ async def test_a_table_edit_that_has_waited_its_interval_goes_before_the_turns()
 async def test_a_ripe_table_edit_still_shares_the_urgent_with_the_oldest_first() -> None:
     """A ripe table's edit ranks as urgent as a turn that asked as urgent (an ephemeral
     hand): the older of the two goes first."""
-    limiter, clock, left = _limiter()
-    start = clock.now()
-
-    async def go(name: str, chat_id: int, priority: int) -> None:
-        await limiter.wait_turn(chat_id, priority)
-        left.append((name, round(clock.now() - start, 6)))
-
-    await limiter.wait_turn(None, NORMAL)
-    urgent = [asyncio.create_task(go(f"urgent {n}", 10 + n, URGENT)) for n in range(4)]
-    await settled()
-    await clock.advance(0.1)
-    table = asyncio.create_task(go("table", GROUP, TABLE))
-    await settled()
-    await clock.advance(0.1)
-    late = asyncio.create_task(go("urgent late", 20, URGENT))
-    await clock.run(asyncio.gather(*urgent, table, late))
-    assert [name for name, _ in left] == [
+    sends = Sends()
+    await sends.busy()
+    urgent = [asyncio.create_task(sends.go(f"urgent {n}", 10 + n, URGENT)) for n in range(4)]
+    await sends.later(0.1)
+    table = asyncio.create_task(sends.go("table", GROUP, TABLE))
+    await sends.later(0.1)
+    late = sends.go("urgent late", 20, URGENT)
+    await sends.clock.run(asyncio.gather(*urgent, table, late))
+    assert [name for name, _ in sends.left] == [
         "urgent 0", "urgent 1", "urgent 2", "urgent 3", "table", "urgent late"
     ]
 
