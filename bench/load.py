@@ -22,6 +22,7 @@ part: the bot's RSS with 10,000 running but idle games in the database.
     .venv/bin/python bench/load.py --seconds 20 --games 50 --only king
     .venv/bin/python bench/load.py --profile /tmp/bot-profile.txt --games 50 --only eleven
     .venv/bin/python bench/load.py --abuse --seconds 60   # one member floods her group
+    .venv/bin/python bench/load.py --limits --workers 2 --games 200 --restart 0  # PostgreSQL
 """
 
 from __future__ import annotations
