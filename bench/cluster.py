@@ -62,9 +62,10 @@ def free_port() -> int:
 
 
 async def start_worker(
-    fake: FakeTelegram, database_url: str, limits: bool
+    fake: FakeTelegram, database_url: str, limits: bool, root: Path = ROOT
 ) -> tuple[BotProcess, str]:
-    """One ``python -m bot`` in webhook mode; returns it with its update URL once healthy."""
+    """One ``python -m bot`` (of the checkout ``root``) in webhook mode; returns it with
+    its update URL once healthy."""
     port = free_port()
     env = fake.bot_environment(
         Path("unused"),
@@ -73,9 +74,10 @@ async def start_worker(
         WEBHOOK_SECRET=SECRET,
         PORT=str(port),
         KOLODA_FLOOD_LIMITS="on" if limits else "off",
+        PYTHONPATH=str(root),
     )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL
+        sys.executable, "-m", "bot", cwd=root, env=env, stdout=asyncio.subprocess.DEVNULL
     )
     async with ClientSession() as client:
         for _ in range(1200):

@@ -22,16 +22,19 @@ part: the bot's RSS with 10,000 running but idle games in the database.
     .venv/bin/python bench/load.py --seconds 20 --games 50 --only king
     .venv/bin/python bench/load.py --profile /tmp/bot-profile.txt --games 50 --only eleven
     .venv/bin/python bench/load.py --abuse --seconds 60   # one member floods her group
+    .venv/bin/python bench/load.py --limits --workers 2 --games 200 --restart 0  # PostgreSQL
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import os
 import random
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -781,10 +784,24 @@ LIMITED_HEADER = (
 )
 
 
+@dataclass
+class Bots:
+    """The bot under test: one process polling, or webhook workers sharing a database."""
+
+    processes: list[BotProcess]
+
+    async def stop(self) -> None:
+        """Stop every process."""
+        for process in self.processes:
+            await process.stop()
+
+
 async def _paced(
-    database: Path,
-) -> tuple[FakeTelegram, Budget, Traffic, BotProcess]:
-    """A fake Bot API enforcing Telegram's limits, and the bot with its pacing on."""
+    database: Path, workers: int = 1, pg_url: str | None = None
+) -> tuple[FakeTelegram, Budget, Traffic, Bots]:
+    """A fake Bot API enforcing Telegram's limits, and the bot with its pacing on: one
+    process polling on SQLite, or ``workers`` webhook workers on a fresh database of the
+    PostgreSQL server ``pg_url`` (bench/cluster.py's), pacing through one shared budget."""
     fake = FakeTelegram(
         flood=FloodLimits(
             group_per_minute=20, private_per_second=1, private_burst=3, overall_per_second=30
@@ -795,19 +812,27 @@ async def _paced(
     budget = Budget()
     traffic = Traffic(fake, Stats())
     fake.listeners.append(budget.count)
-    bot = await BotProcess.start(fake, database, limits=True)
-    return fake, budget, traffic, bot
+    if workers == 1:
+        return fake, budget, traffic, Bots([await BotProcess.start(fake, database, limits=True)])
+    from bench.cluster import CONNECTIONS, new_database, start_worker
+
+    assert pg_url is not None, "several workers need a PostgreSQL server"
+    url = await new_database(pg_url, database.stem.replace("-", "_"))
+    started = [await start_worker(fake, url, True, BotProcess.root) for _ in range(workers)]
+    fake.push_webhooks([address for _, address in started], connections=CONNECTIONS)
+    return fake, budget, traffic, Bots([process for process, _ in started])
 
 
 async def run_limited(
     game: str, count: int, seconds: float, think: float, workdir: Path, seed: int,
-    warmup: float = 0.0,
+    warmup: float = 0.0, workers: int = 1, pg_url: str | None = None,
 ) -> LimitedResult:
     """The bot with its pacing on against a fake enforcing Telegram's limits, and
     ``count`` tables of humans who think ``think`` s on average per move: ``warmup``
-    seconds of play (the deals' first hands go out), then ``seconds`` measured."""
+    seconds of play (the deals' first hands go out), then ``seconds`` measured.
+    ``workers`` > 1: that many webhook workers on PostgreSQL (``pg_url``)."""
     fake, budget, traffic, bot = await _paced(
-        workdir / f"limited-{game}-{count}.sqlite3"
+        workdir / f"limited-{game}-{count}.sqlite3", workers, pg_url
     )
     rng = random.Random(seed)
     try:
@@ -1276,6 +1301,26 @@ async def restart_numbers(workdir: Path, count: int) -> dict[str, float]:
 # ---------------------------------------------------------------- main
 
 
+@contextlib.contextmanager
+def postgres(wanted: bool) -> Iterator[str | None]:
+    """A throwaway PostgreSQL server's URL for the run (None if not ``wanted``)."""
+    if not wanted:
+        yield None
+        return
+    from tests.support.pg_server import start_server
+
+    # its own folder (as bench/cluster.py's): the server may run as another user
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix="koloda-load-pg-", dir=shm if shm.is_dir() else None))
+    server, process = start_server(folder)
+    try:
+        yield server.url()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def loadavg() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -1291,15 +1336,21 @@ async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="koloda-load-") as tmp:
         workdir = Path(tmp)
         if args.limits:
+            where = (
+                f"{args.workers} webhook workers on PostgreSQL sharing the token's budget"
+                if args.workers > 1 else "one worker polling, SQLite"
+            )
             print(f"\n## With Telegram's limits on, humans think {args.think:.0f} s on average, "
-                  f"{args.warmup:.0f} s of warm-up before the window\n")
+                  f"{args.warmup:.0f} s of warm-up before the window; {where}\n")
             print(LIMITED_HEADER, flush=True)
-            for game in [args.only] if args.only else ["king"]:
-                for count in [args.games] if args.games else [10, 50, 200]:
-                    limited = await run_limited(
-                        game, count, args.seconds, args.think, workdir, args.seed, args.warmup
-                    )
-                    print(limited.row(), flush=True)
+            with postgres(args.workers > 1) as pg_url:
+                for game in [args.only] if args.only else ["king"]:
+                    for count in [args.games] if args.games else [10, 50, 200]:
+                        limited = await run_limited(
+                            game, count, args.seconds, args.think, workdir, args.seed,
+                            args.warmup, args.workers, pg_url,
+                        )
+                        print(limited.row(), flush=True)
         if args.burst:
             count = args.games or 200
             print(f"\n## A burst: {count} King tables dealt within {args.spread:.0f} s, limits "
@@ -1353,6 +1404,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--only", choices=sorted(GAMES), help="only this game")
     parser.add_argument("--limits", action="store_true", help="Telegram's limits on, think time")
     parser.add_argument("--think", type=float, default=3.0, help="mean think time (--limits)")
+    parser.add_argument(
+        "--workers", type=int, default=1,
+        help="--limits: this many webhook workers on a throwaway PostgreSQL (bench/cluster.py)",
+    )
     parser.add_argument("--closed", action="store_true", help="with --limits: the raw part too")
     parser.add_argument(
         "--abuse", action="store_true",

@@ -20,6 +20,12 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   to see their turn) and then the oldest; a waiting request whose message became
   more urgent meanwhile (a hand that waited as "later" now carries its player's
   turn: ``wait_turn(..., urgency=slot)``) is ranked by what it carries now;
+- a running table's screen (:data:`TABLE`) ages: for the overall pace it ranks
+  after the turns' hands (``NORMAL``) until it has waited one group interval
+  (~3.15 s, its chat's own pace), then before them (``URGENT``).
+  The player who must act gets her buttons first, the table's edit meanwhile
+  covers every move made while it waits, and it still shows a move within about
+  an interval; in its chat's queue it is as urgent as a turn;
 - a 429 is waited out (the chat and the whole bot hold back) and the call made
   again.
 
@@ -82,6 +88,10 @@ PACED = frozenset(
 #: for the overall pace as urgently as a turn: someone waits for it, and its chat's
 #: own pace already bounds how many there are.
 URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
+#: A running table's screen: ``URGENT`` in its chat's queue; for the overall pace after
+#: every ``NORMAL`` request (the turns' hands) until it has waited :data:`RIPE` of its
+#: chat's intervals, ``URGENT`` (before them) from then on.
+TABLE = 4
 #: The key of the bot's overall budget in a shared budget (chat ids are never 0).
 OVERALL = 0
 
@@ -140,6 +150,11 @@ AGED = 2
 #: move shows within 5 s with the time to commit it and the bot's overall pace to spare.
 FRESH = 1 / 3
 
+#: A table's screen that has waited this many of its group's intervals goes before the
+#: turns' hands for the overall pace (:data:`TABLE`): a table edit a pace's slot apart
+#: takes no more of the group's budget, and covers the moves made while it waited.
+RIPE = 1.0
+
 #: A chat asked for screens, or the bot for requests, at this share of its pace or
 #: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
 DEMAND_SHORT = 0.5
@@ -179,12 +194,24 @@ class _Waiting:
     since: float  # the clock's now() when it began to wait
     turn: asyncio.Future[None]
     urgency: Urgency | None = None
+    #: seconds after ``since`` from which a :data:`TABLE` screen ranks ``URGENT`` (before
+    #: that ``NORMAL``); 0 in a chat's queue, where it is as urgent as a turn at once
+    ripe: float = 0.0
 
-    def rank(self) -> tuple[int, int]:
-        """(priority now, order): the most urgent first, then the oldest; a request only
-        ever grows more urgent while it waits."""
-        now = self.priority if self.urgency is None else min(self.priority, self.urgency.priority)
-        return (now, self.order)
+    def rank(self, now: float) -> tuple[int, int, int]:
+        """(priority at ``now``, after its peers, order): the most urgent first, then the
+        oldest; a request only ever grows more urgent while it waits."""
+        level = self._level(self.priority, now)
+        if self.urgency is not None:
+            level = min(level, self._level(self.urgency.priority, now))
+        return (*level, self.order)
+
+    def _level(self, priority: int, now: float) -> tuple[int, int]:
+        """(priority, 1 if it goes after the others of that priority): a young table's
+        screen is ``NORMAL``, after the ``NORMAL`` requests (the turns' hands)."""
+        if priority != TABLE:
+            return (priority, 0)
+        return (URGENT, 0) if now - self.since >= self.ripe else (NORMAL, 1)
 
 
 @dataclass
@@ -199,9 +226,9 @@ class _Lane:
         oldest), or the oldest if it has waited ``aged`` seconds and none of those it
         passes has waited more than ``fresh``: a request is passed over at most once,
         and only early in its wait."""
-        urgent = min(self.queue, key=_Waiting.rank)
+        urgent = min(self.queue, key=lambda w: w.rank(now))
         oldest = min(self.queue, key=lambda w: w.order)
-        ahead = [w for w in self.queue if w.rank() < oldest.rank() and not w.turn.done()]
+        ahead = [w for w in self.queue if w.rank(now) < oldest.rank(now) and not w.turn.done()]
         jump = now - oldest.since >= aged and all(now - w.since <= fresh for w in ahead)
         best = oldest if jump else urgent
         self.queue.remove(best)
@@ -256,12 +283,15 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
         and count it as sent now. ``urgency``: what the request carries may grow more
         urgent while it waits (then it is ranked by its ``priority`` then)."""
+        asked = self.clock.now()
         if self.limits.overall is not None:
-            self._demand.note(OVERALL, self.limits.overall, self.clock.now())
+            self._demand.note(OVERALL, self.limits.overall, asked)
         pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None:
             await self._chat_turn(chat_id, pace, priority, urgency)
-        await self._overall_turn(URGENT if priority == REPLY else priority, urgency)
+        # a table's screen ages from when it asked (its wait for the chat's slot counts)
+        ripe = RIPE * pace.interval if pace is not None else 0.0
+        await self._overall_turn(URGENT if priority == REPLY else priority, urgency, asked, ripe)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one
@@ -410,7 +440,12 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if chat_id is None or self.limits.overall is not None:
             self._next_overall = max(self._next_overall, now + min(delay, 1.0))
 
-    async def _overall_turn(self, priority: int, urgency: Urgency | None = None) -> None:
+    async def _overall_turn(
+        self, priority: int, urgency: Urgency | None, asked: float, ripe: float
+    ) -> None:
+        """Wait for the overall pace's next slot; the most urgent waiting request (at the
+        time the slot opens: a table's screen that asked ``ripe`` seconds ago or more is
+        ``URGENT``) takes each."""
         pace = self.limits.overall
         if pace is None:
             return
@@ -419,7 +454,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             self._next_overall = now + pace.interval
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Waiting(priority, next(self._order), now, turn, urgency))
+        self._queue.append(_Waiting(priority, next(self._order), asked, turn, urgency, ripe))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._serve(pace))
         await turn
@@ -433,7 +468,8 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             if self._reserve is not None:
                 await self._booked(OVERALL, pace.interval)
             # a linear look (not a heap): a waiting request may have grown more urgent
-            first = min(self._queue, key=_Waiting.rank)
+            now = self.clock.now()
+            first = min(self._queue, key=lambda w: w.rank(now))
             self._queue.remove(first)
             turn = first.turn
             if turn.cancelled():

@@ -68,7 +68,10 @@ class How(Enum):
 class Pace(Enum):
     """When it goes, if Telegram's budget is short."""
 
-    URGENT = "urgent"  # before everything else (a running table; a player's turn)
+    URGENT = "urgent"  # before everything else (a player's turn)
+    # a running table: after the turns' hands until it has waited its group's interval,
+    # then before them (bot.limiter.TABLE)
+    TABLE = "table"
     NORMAL = "normal"
     DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit
 
@@ -117,6 +120,7 @@ def place(
         urgent=pace is Pace.URGENT,
         force=how is How.REDRAW,
         thread=thread if placement.where is Where.GROUP else 0,
+        table=pace is Pace.TABLE,
     )
 
 
@@ -210,9 +214,10 @@ class Presenter(Screens):
             table = Placement(
                 Where.GROUP,
                 table_how,
-                # when the budget is short, tables go first: everyone sees the move
-                # and whose turn is next there (the hands with new buttons follow)
-                Pace.URGENT if session.status == "running" else Pace.NORMAL,
+                # when the budget is short, the player who must act gets her buttons
+                # first; the table follows within about its group's interval, showing
+                # every move made meanwhile in one edit
+                Pace.TABLE if session.status == "running" else Pace.NORMAL,
                 final=over,
             )
             yield TABLE, session.chat_id, self.table_screen(session, lang), table

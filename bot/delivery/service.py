@@ -146,6 +146,7 @@ class Delivery:
         urgent: bool = False,
         force: bool = False,
         thread: int = 0,
+        table: bool = False,
     ) -> None:
         """Make the slot's message show ``screen`` (the newest ``version`` wins), posted in
         forum topic ``thread`` (0: none) when it is posted.
@@ -156,10 +157,12 @@ class Delivery:
         :data:`DEFER` seconds for a newer screen, which then goes instead, in
         one edit — only while the budget it needs is short; ``urgent`` (the
         viewer's turn starts) goes first when the bot's budget is short;
-        ``force`` edits even if the screen is the one delivered last (the
-        message may not show it: a stale press came from it).
+        ``table`` (a running table's screen) goes after the turns' hands until it
+        has waited one interval of its group's pace, then before them
+        (:data:`bot.limiter.TABLE`); ``force`` edits even if the screen is the one
+        delivered last (the message may not show it: a stale press came from it).
         """
-        how = Showing(repost, edit_only, final, deferred, urgent, force)
+        how = Showing(repost, edit_only, final, deferred, urgent, force, table)
         slot = self._slots.slot(session_id, purpose, chat_id, thread)
         self._slots.show(slot, screen, version, how)
 

@@ -27,7 +27,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from bot.clock import Clock, sleep_unless
 from bot.delivery.telegram import TelegramCalls, answered, in_transit, retried
-from bot.limiter import LATER, NORMAL, URGENT
+from bot.limiter import LATER, NORMAL, TABLE, URGENT
 from bot.render.common import Screen
 from bot.topics import topic_refusal
 from sessions import Messages
@@ -93,6 +93,7 @@ class Showing:
     deferred: bool = False  # not urgent for the viewer: it may wait for a newer one
     urgent: bool = False  # the viewer's turn starts: first when the budget is short
     force: bool = False  # edit even if it is the screen delivered last
+    table: bool = False  # a running table: after the turns' hands until it has waited
 
 
 class Drawn(enum.Enum):
@@ -175,7 +176,12 @@ class Slots:
         limiter.asked(slot.chat_id)  # sent or replaced: what the chat is asked for counts
         may_wait = how.deferred and not how.final and not how.repost
         slot.wait = self.defer if may_wait and limiter.short(slot.chat_id) else 0.0
-        slot.priority = URGENT if how.urgent else LATER if how.deferred or how.final else NORMAL
+        slot.priority = (
+            TABLE if how.table
+            else URGENT if how.urgent
+            else LATER if how.deferred or how.final
+            else NORMAL
+        )
         slot.repost = slot.repost or how.repost
         slot.force = slot.force or how.force
         if slot.hurry is not None and not slot.wait:

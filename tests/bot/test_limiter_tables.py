@@ -1,0 +1,130 @@
+"""A running table's edit waits behind the turns' hands only until it has waited its
+group's interval: the player who must act gets her buttons first, and the table still
+shows the move soon after.
+
+All on a fake clock: the bot may send one message a second in all and one edit every
+3 s to a group; the times asserted are the clock's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.limiter import NORMAL, TABLE, URGENT, FloodLimiter, Limits, Pace
+from bot.render.common import Button, screen
+from sessions import TABLE as TABLE_PURPOSE
+from sessions import hand_purpose
+from tests.support.fake_clock import FakeClock, settled
+from tests.support.recording import recording_delivery
+
+GROUP = -7
+#: one send a second in all, one edit every 3 s in a group: a table ripens in 3 s
+LIMITS = Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=Pace(1, 1.0, margin=1.0))
+
+
+class Sends:
+    """Requests through one limiter on a fake clock: who went, and when (the clock's
+    seconds since the start)."""
+
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        self.limiter = FloodLimiter(LIMITS, clock=self.clock)
+        self.start = self.clock.now()
+        self.left: list[tuple[str, float]] = []
+
+    async def go(self, name: str, chat_id: int, priority: int) -> None:
+        """Wait for a turn, and note it."""
+        await self.limiter.wait_turn(chat_id, priority)
+        self.left.append((name, round(self.clock.now() - self.start, 6)))
+
+    async def busy(self) -> None:
+        """Take the token's slot now: the next opens a second later."""
+        await self.limiter.wait_turn(None, NORMAL)
+
+    async def later(self, seconds: float) -> None:
+        """Let those asked for wait, and the clock move on."""
+        await settled()
+        await self.clock.advance(seconds)
+
+
+async def test_a_turns_hand_goes_before_a_table_edit_that_has_not_waited_long() -> None:
+    """A table's edit asks for the token's next slot, then Ben's turn: Ben's buttons take
+    the slot, the table the one after (it has waited only a second by then)."""
+    sends = Sends()
+    await sends.busy()
+    table = asyncio.create_task(sends.go("table", GROUP, TABLE))
+    await sends.later(0.2)
+    await sends.clock.run(asyncio.gather(table, sends.go("Ben's turn", 11, NORMAL)))
+    assert sends.left == [("Ben's turn", 1.0), ("table", 2.0)]
+
+
+async def test_a_table_edit_that_has_waited_its_interval_goes_before_the_turns() -> None:
+    """Five players' turns queue for the token, then a table's edit: the turns go first
+    while the table is young, but once it has waited its group's interval (3 s) it takes
+    the next slot, ahead of the two turns still waiting (older than it)."""
+    sends = Sends()
+    await sends.busy()
+    turns = [asyncio.create_task(sends.go(f"turn {n}", 10 + n, NORMAL)) for n in range(5)]
+    await sends.later(0.1)
+    await sends.clock.run(asyncio.gather(*turns, sends.go("table", GROUP, TABLE)))
+    assert sends.left == [
+        ("turn 0", 1.0), ("turn 1", 2.0), ("turn 2", 3.0),
+        ("table", 4.0),  # asked at 0.1 s: 3.9 s waited, ripe
+        ("turn 3", 5.0), ("turn 4", 6.0),
+    ]
+
+
+async def test_a_ripe_table_edit_still_shares_the_urgent_with_the_oldest_first() -> None:
+    """A ripe table's edit ranks as urgent as a turn that asked as urgent (an ephemeral
+    hand): the older of the two goes first."""
+    sends = Sends()
+    await sends.busy()
+    urgent = [asyncio.create_task(sends.go(f"urgent {n}", 10 + n, URGENT)) for n in range(4)]
+    await sends.later(0.1)
+    table = asyncio.create_task(sends.go("table", GROUP, TABLE))
+    await sends.later(0.1)
+    late = sends.go("urgent late", 20, URGENT)
+    await sends.clock.run(asyncio.gather(*urgent, table, late))
+    assert [name for name, _ in sends.left] == [
+        "urgent 0", "urgent 1", "urgent 2", "urgent 3", "table", "urgent late"
+    ]
+
+
+async def test_in_its_group_a_table_edit_is_as_urgent_as_a_turn() -> None:
+    """In its group's own queue a table's edit is not held back: it takes the group's
+    next slot ahead of an ordinary request that asked before it."""
+    clock = FakeClock()
+    limiter = FloodLimiter(
+        Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None), clock=clock
+    )
+    left: list[str] = []
+
+    async def go(name: str, priority: int) -> None:
+        await limiter.wait_turn(GROUP, priority)
+        left.append(name)
+
+    await limiter.wait_turn(GROUP, NORMAL)  # the group's slot is taken
+    other = asyncio.create_task(go("ordinary", NORMAL))
+    await settled()
+    await clock.run(asyncio.gather(other, go("table", TABLE)))
+    assert left == ["table", "ordinary"]
+
+
+async def test_the_next_players_buttons_reach_her_before_the_busy_tables_edit() -> None:
+    """Delivery end to end: two other players' turns wait for the token; Ann moves, and
+    her table's new screen and Ben's turn are shown together (the table first, as the
+    presenter does). Ben's buttons go in the token's next slot, the table's edit in the
+    one after."""
+    io, sender, clock = recording_delivery(LIMITS, defer=10.0)
+    io.show(1, TABLE_PURPOSE, GROUP, screen("table v1"), 1, table=True)
+    await clock.run(io.flush())
+    await clock.advance(10.0)
+    for seat in range(3):  # another table's players: the first goes, two wait
+        io.show(2, hand_purpose(seat), 20 + seat, screen(f"other {seat}"), 1)
+    await settled()
+    await clock.advance(0.5)
+    io.show(1, TABLE_PURPOSE, GROUP, screen("table v2"), 2, table=True)
+    io.show(1, hand_purpose(1), 11, screen("Ben's turn", [[Button("A♠", "1:2:AS")]]), 2)
+    await clock.run(io.flush())
+    order = sorted(sender.at, key=sender.at.__getitem__)
+    assert order[-5:] == ["other 0", "other 1", "other 2", "Ben's turn", "table v2"], order
