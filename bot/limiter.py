@@ -21,8 +21,8 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   more urgent meanwhile (a hand that waited as "later" now carries its player's
   turn: ``wait_turn(..., urgency=slot)``) is ranked by what it carries now;
 - a running table's screen (:data:`TABLE`) ages: for the overall pace it ranks
-  after the turns' hands (``NORMAL``) until it has waited one group interval
-  (~3.15 s, its chat's own pace), then before them (``URGENT``).
+  after the turns' hands (``URGENT``) and the other ``NORMAL`` screens until it has
+  waited one group interval (~3.15 s, its chat's own pace), then as ``URGENT``.
   The player who must act gets her buttons first, the table's edit meanwhile
   covers every move made while it waits, and it still shows a move within about
   an interval; in its chat's queue it is as urgent as a turn;
