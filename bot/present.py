@@ -27,8 +27,8 @@ from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.delivery.replies import asking_topic
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.limiter import NORMAL, REPLY
 from bot.miniapp.live import Pages
+from bot.queueing import NORMAL, REPLY
 from bot.render.common import Button, Screen, game_name, screen
 from bot.screens import Screens
 from sessions import (
@@ -70,7 +70,7 @@ class Pace(Enum):
 
     URGENT = "urgent"  # before everything else (a player's turn)
     # a running table: after the turns' hands until it has waited its group's interval,
-    # then before them (bot.limiter.TABLE)
+    # then before them (bot.queueing.TABLE)
     TABLE = "table"
     NORMAL = "normal"
     DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit

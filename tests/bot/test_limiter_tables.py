@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.limiter import NORMAL, TABLE, URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import FloodLimiter, Limits, Pace
+from bot.queueing import NORMAL, TABLE, URGENT
 from bot.render.common import Button, screen
 from sessions import TABLE as TABLE_PURPOSE
 from sessions import hand_purpose
