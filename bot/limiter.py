@@ -212,10 +212,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if self.limits.overall is not None:
             self._demand.note(OVERALL, self.limits.overall, asked)
         pace = self._chat_pace(chat_id)
-        if pace is not None and chat_id is not None:
-            await self._chat_turn(chat_id, pace, priority, urgency)
         # a table's screen ages from when it asked (its wait for the chat's slot counts)
         ripe = RIPE * pace.interval if pace is not None else 0.0
+        if pace is not None and chat_id is not None:
+            await self._chat_turn(chat_id, pace, priority, urgency, ripe)
         await self._overall_turn(URGENT if priority == REPLY else priority, urgency, asked, ripe)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
@@ -277,9 +277,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         return self.limits.private if chat_id > 0 else self.limits.group
 
     async def _chat_turn(
-        self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None = None
+        self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None, ripe: float
     ) -> None:
-        """Wait for the chat's next slot; the most urgent waiting request takes each."""
+        """Wait for the chat's next slot; the most urgent waiting request takes each (a
+        table's screen younger than ``ripe`` seconds after a turn's hand)."""
         now = self.clock.now()
         lane = self._lanes.get(chat_id)
         if lane is None and self._reserve is None and self._next_in_chat.get(chat_id, 0.0) <= now:
@@ -289,7 +290,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if lane is None:
             lane = self._lanes[chat_id] = Lane()
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.queue.append(Waiting(priority, next(self._order), now, turn, urgency))
+        lane.queue.append(Waiting(priority, next(self._order), now, turn, urgency, ripe, URGENT))
         if lane.pump is None or lane.pump.done():
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)

@@ -7,10 +7,16 @@ here, at the time the slot opens:
 - the most urgent goes first (lower :data:`URGENT` … :data:`REPLY` first), then
   the oldest; a waiting request whose message became more urgent meanwhile
   (:class:`Urgency`) is ranked by what it carries now;
-- a running table's screen (:data:`TABLE`) ages: for the overall pace it ranks
-  after the turns' hands and the other ``NORMAL`` screens until it has waited
-  :data:`RIPE` of its group's intervals, then as ``URGENT``; in its chat's queue
-  it is as urgent as a turn;
+- a running table's screen (:data:`TABLE`) ages: until it has waited :data:`RIPE`
+  of its group's intervals it is young, and ranks after the turns' hands — for the
+  overall pace after every ``NORMAL`` screen (the private hands), in its group's
+  own queue after the ``URGENT`` ones only (the ephemeral hand that carries its
+  player's turn; a young table still goes before other screens and replies) —
+  then ripe, as ``URGENT`` as a turn (the older of the two first). The player who
+  must act gets her buttons first, the table's edit meanwhile covers every move
+  made while it waits, and it still shows a move within about an interval. A group
+  whose hands are private has no ``URGENT`` request in its queue, so there its
+  table goes first as before;
 - in a chat's queue a request that has waited :data:`AGED` intervals (a reply)
   takes the slot from those ahead of it only while none of them has waited more
   than :data:`FRESH` of an interval (:meth:`Lane.take`), so a screen passed over
@@ -29,9 +35,9 @@ from typing import Protocol
 #: for the overall pace as urgently as a turn: someone waits for it, and its chat's
 #: own pace already bounds how many there are.
 URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
-#: A running table's screen: ``URGENT`` in its chat's queue; for the overall pace after
-#: every ``NORMAL`` request (the turns' hands) until it has waited :data:`RIPE` of its
-#: chat's intervals, ``URGENT`` (before them) from then on.
+#: A running table's screen: until it has waited :data:`RIPE` of its chat's intervals,
+#: after every ``NORMAL`` request (the turns' hands) for the overall pace and after the
+#: ``URGENT`` ones (a turn's ephemeral hand) in its chat's queue; ``URGENT`` from then on.
 TABLE = 4
 
 #: A request that has waited this many of its chat's intervals takes the chat's next
@@ -42,9 +48,10 @@ AGED = 2
 #: move shows within 5 s with the time to commit it and the bot's overall pace to spare.
 FRESH = 1 / 3
 
-#: A table's screen that has waited this many of its group's intervals goes before the
-#: turns' hands for the overall pace (:data:`TABLE`): a table edit a pace's slot apart
-#: takes no more of the group's budget, and covers the moves made while it waited.
+#: A table's screen that has waited this many of its group's intervals is as urgent as a
+#: turn's hand (:data:`TABLE`), in its group's queue and for the overall pace: a table
+#: edit a pace's slot apart takes no more of the group's budget, and covers the moves
+#: made while it waited.
 RIPE = 1.0
 
 
@@ -64,9 +71,11 @@ class Waiting:
     since: float  # the clock's now() when it began to wait
     turn: asyncio.Future[None]
     urgency: Urgency | None = None
-    #: seconds after ``since`` from which a :data:`TABLE` screen ranks ``URGENT`` (before
-    #: that ``NORMAL``); 0 in a chat's queue, where it is as urgent as a turn at once
+    #: seconds after ``since`` from which a :data:`TABLE` screen ranks ``URGENT``
     ripe: float = 0.0
+    #: what a young :data:`TABLE` screen ranks after: ``NORMAL`` for the overall pace (the
+    #: turns' hands), ``URGENT`` in its chat's queue (a turn's ephemeral hand)
+    young: int = NORMAL
 
     def rank(self, now: float) -> tuple[int, int, int]:
         """(priority at ``now``, after its peers, order): the most urgent first, then the
@@ -78,10 +87,10 @@ class Waiting:
 
     def _level(self, priority: int, now: float) -> tuple[int, int]:
         """(priority, 1 if it goes after the others of that priority): a young table's
-        screen is ``NORMAL``, after the ``NORMAL`` requests (the turns' hands)."""
+        screen goes after the requests of priority ``young`` (the turns' hands)."""
         if priority != TABLE:
             return (priority, 0)
-        return (URGENT, 0) if now - self.since >= self.ripe else (NORMAL, 1)
+        return (URGENT, 0) if now - self.since >= self.ripe else (self.young, 1)
 
 
 def first(queue: list[Waiting], now: float) -> Waiting:
