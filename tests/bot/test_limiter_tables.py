@@ -123,15 +123,23 @@ class GroupQueue:
         await settled()
         await self.clock.advance(seconds)
 
+    async def queued(self, *asks: tuple[str, int]) -> list[asyncio.Task[None]]:
+        """The group's slot is taken, then each of ``asks`` (name, priority) asks for the
+        next one, a tenth of a second apart, from 0.1 s on."""
+        await self.taken()
+        waiting = []
+        for name, priority in asks:
+            await self.later(0.1)
+            waiting.append(self.ask(name, priority))
+        return waiting
+
 
 async def test_in_its_group_a_table_edit_goes_before_an_ordinary_screen() -> None:
     """In its group's own queue a table's edit is not held back by other screens: it
     takes the group's next slot ahead of an ordinary request that asked before it."""
     lane = GroupQueue()
-    await lane.taken()
-    other = lane.ask("ordinary", NORMAL)
-    await lane.later(0.1)
-    await lane.clock.run(asyncio.gather(other, lane.ask("table", TABLE)))
+    waiting = await lane.queued(("ordinary", NORMAL), ("table", TABLE))
+    await lane.clock.run(asyncio.gather(*waiting))
     assert [name for name, _ in lane.left] == ["table", "ordinary"]
 
 
@@ -139,11 +147,8 @@ async def test_in_its_group_a_turns_ephemeral_hand_goes_before_a_young_table_edi
     """Ann moves: her table's edit asks for the group's next slot, then Ben's ephemeral
     hand with his turn's buttons. Ben's buttons take the slot, the table the next one."""
     lane = GroupQueue()
-    await lane.taken()
-    await lane.later(0.1)
-    table = lane.ask("table", TABLE)
-    await lane.later(0.1)
-    await lane.clock.run(asyncio.gather(table, lane.ask("Ben's turn", URGENT)))
+    waiting = await lane.queued(("table", TABLE), ("Ben's turn", URGENT))
+    await lane.clock.run(asyncio.gather(*waiting))
     assert lane.left == [("Ben's turn", 3.0), ("table", 6.0)]
 
 
@@ -152,14 +157,10 @@ async def test_in_its_group_a_ripe_table_edit_goes_before_a_later_turn() -> None
     takes it ahead of Cat's turn, asked after Ben's went (the older of two urgent
     requests first), so a busy group's table is never more than a slot late."""
     lane = GroupQueue()
-    await lane.taken()
-    await lane.later(0.1)
-    table = lane.ask("table", TABLE)
-    await lane.later(0.1)
-    ben = lane.ask("Ben's turn", URGENT)
+    waiting = await lane.queued(("table", TABLE), ("Ben's turn", URGENT))
     await lane.later(3.0)  # Ben's buttons take the slot at 3 s
     cat = lane.ask("Cat's turn", URGENT)
-    await lane.clock.run(asyncio.gather(table, ben, cat))
+    await lane.clock.run(asyncio.gather(*waiting, cat))
     assert lane.left == [("Ben's turn", 3.0), ("table", 6.0), ("Cat's turn", 9.0)]
 
 
@@ -168,13 +169,8 @@ async def test_in_its_group_a_young_table_edit_still_goes_before_a_reply() -> No
     buttons, then the table, and the reply last (it has not waited two intervals yet
     when the table's slot opens)."""
     lane = GroupQueue()
-    await lane.taken()
-    await lane.later(0.1)
-    reply = lane.ask("reply", REPLY)
-    await lane.later(0.1)
-    table = lane.ask("table", TABLE)
-    await lane.later(0.1)
-    await lane.clock.run(asyncio.gather(reply, table, lane.ask("Ben's turn", URGENT)))
+    waiting = await lane.queued(("reply", REPLY), ("table", TABLE), ("Ben's turn", URGENT))
+    await lane.clock.run(asyncio.gather(*waiting))
     assert [name for name, _ in lane.left] == ["Ben's turn", "table", "reply"]
 
 
