@@ -22,8 +22,10 @@ reached). The same is then run with one worker and no kills, the control.
 
 Printed per run: human turns, reached within 10 s, the p50 / p95 / max delay,
 reached later, never reached, the turns played from the private hand, and
-ERROR lines or tracebacks in the workers' logs; then the slow turns with how
-long after a kill they started.
+ERROR lines or tracebacks in the workers' logs; then how long each move (human
+or computer) took to show on the group's table (from its commit to the fake's
+answer to the first table edit that left a worker after it), and the slow turns
+with how long after a kill they started.
 
     .venv/bin/python bench/kills.py                     # ~4 min: 2 workers + kills, 1 worker
     .venv/bin/python bench/kills.py --seconds 60 --seed 7 --only kills
@@ -112,10 +114,17 @@ class Run:
     made: list[tuple[float, float, str, str]] = field(default_factory=list)
     #: (wall clock, worker, line) of the workers' INFO lines about redrawing
     redraws: list[tuple[float, str, str]] = field(default_factory=list)
+    #: wall clock of the fake's answer to each edit of a group's message (the table)
+    table_edits: list[float] = field(default_factory=list)
+    #: wall clock of each move's commit (the move log's times)
+    moves: list[float] = field(default_factory=list)
 
     def on_call(self, call: Call) -> None:
         """Listener of the fake server: every ephemeral hand's buttons as they change."""
         if not call.ok:
+            return
+        if call.method == "editMessageText" and (call.chat_id or 0) < 0:
+            self.table_edits.append(time.time())
             return
         if call.method == "sendMessage" and "ephemeral_message_parameters" in call.params:
             receiver = int(call.params["ephemeral_message_parameters"]["receiver_user_id"])
@@ -125,6 +134,21 @@ class Run:
             return
         versions = frozenset(_version(d) for d in _moves(call.params.get("reply_markup"), 1))
         self.shown[receiver].append(Shown(time.time(), versions, call.method))
+
+    def table_lags(self) -> list[float]:
+        """For each move, seconds from its commit to the answer to the first table edit
+        whose request left a worker after the commit (so it was drawn after it)."""
+        left = sorted(
+            (max((gone for gone, back, _, method in self.made
+                  if method == "editMessageText" and gone <= at <= back), default=at), at)
+            for at in self.table_edits
+        )
+        lags = []
+        for moved in self.moves:
+            answered = next((at for gone, at in left if gone >= moved), None)
+            if answered is not None:
+                lags.append(answered - moved)
+        return sorted(lags)
 
     def maker(self, shown: Shown) -> str:
         """The worker whose request put ``shown`` on the hand (its Bot API call spans it)."""
@@ -358,6 +382,7 @@ async def turns_of(url: str, run: Run, humans: list[FakeUser]) -> list[Turn]:
         log = await manager.replay_log(1)
     finally:
         await manager.close()
+    run.moves = [move.time for move in log]
     owner = {n: seat.user_id for n, seat in enumerate(session.seats)}
     ids = {u.id for u in humans}
     spans: list[tuple[int, float, int, int, float]] = []  # user, start, low, high, end
@@ -389,6 +414,16 @@ def report(run: Run, turns: list[Turn], errors: int) -> str:
     return (f"| {run.workers} | {len(run.kills)} | {len(turns)} | {within} | {spread} "
             f"| {len(delays) - within} | {len(turns) - len(delays)} | {run.from_private} "
             f"| {run.presses} | {errors} |")
+
+
+def table_lag(run: Run) -> str:
+    """A move's lag to the group's table: p50 / p95 / max."""
+    lags = run.table_lags()
+    if not lags:
+        return "no table edit after a move"
+    p95 = lags[min(len(lags) - 1, max(0, round(0.95 * len(lags)) - 1))]
+    return (f"move → table edit p50 / p95 / max {statistics.median(lags):.2f} / {p95:.2f} / "
+            f"{lags[-1]:.2f} s over {len(lags)} of {len(run.moves)} moves")
 
 
 def slow_turns(run: Run, turns: list[Turn]) -> list[str]:
@@ -459,7 +494,8 @@ async def main(args: argparse.Namespace) -> None:
         for number, (workers, kills) in enumerate(settings):
             run, turns, errors = await one_run(workers, kills, args, server.url(), folder, number)
             print(report(run, turns, errors), flush=True)
-            details += [f"{workers} worker(s): turns over {REACH:.0f} s"] + (
+            details += [f"{workers} worker(s): {table_lag(run)}",
+                        f"{workers} worker(s): turns over {REACH:.0f} s"] + (
                 slow_turns(run, turns) or ["  none"])
     finally:
         process.terminate()

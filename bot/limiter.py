@@ -8,24 +8,14 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
 
 - each chat has its own pace (a request may go once the chat's previous one is
   an interval old: a busy group gets one edit every ~3 s, not a burst of 20
-  and then a frozen minute), and when requests queue for a chat's next slot the
-  most urgent takes it (a table's screen before a command's reply: a chat
-  flooded with commands still sees its table move); a request that has waited two
-  intervals (a reply) takes the slot from the screens ahead of it only while
-  none of them has waited more than a third of an interval, so a screen passed
-  over still goes within 4/3 of an interval (~4.2 s in a group), and replies go
-  whenever the chat's screens leave such a gap;
-- the overall pace is shared by all chats, and when requests queue for it the
-  most urgent goes first (``rate_limit_args={"priority": 0}``: a player waiting
-  to see their turn) and then the oldest; a waiting request whose message became
-  more urgent meanwhile (a hand that waited as "later" now carries its player's
-  turn: ``wait_turn(..., urgency=slot)``) is ranked by what it carries now;
-- a running table's screen (:data:`TABLE`) ages: for the overall pace it ranks
-  after the turns' hands (``URGENT``) and the other ``NORMAL`` screens until it has
-  waited one group interval (~3.15 s, its chat's own pace), then as ``URGENT``.
-  The player who must act gets her buttons first, the table's edit meanwhile
-  covers every move made while it waits, and it still shows a move within about
-  an interval; in its chat's queue it is as urgent as a turn;
+  and then a frozen minute), and the bot an overall one, shared by all chats;
+- when requests queue for a chat's next slot or for the overall pace, the slot
+  goes to the one :mod:`bot.queueing` ranks first when it opens (the most urgent,
+  then the oldest: a table's screen before a command's reply, a player waiting to
+  see their turn before other hands, ``rate_limit_args={"priority": 0}``; a running
+  table's screen ages, :data:`bot.queueing.TABLE`); a waiting request whose message
+  became more urgent meanwhile (``wait_turn(..., urgency=slot)``) is ranked by what
+  it carries now;
 - a 429 is waited out (the chat and the whole bot hold back) and the call made
   again.
 
@@ -57,7 +47,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from telegram.error import RetryAfter
@@ -66,6 +56,18 @@ from telegram.ext import BaseRateLimiter
 from bot.clock import Clock, LoopClock
 from bot.demand import Demand
 from bot.numbers import signed_number
+from bot.queueing import (
+    AGED,
+    FRESH,
+    NORMAL,
+    REPLY,
+    RIPE,
+    URGENT,
+    Lane,
+    Urgency,
+    Waiting,
+    first,
+)
 
 log = logging.getLogger(__name__)
 
@@ -83,15 +85,6 @@ PACED = frozenset(
         "editEphemeralMessageReplyMarkup",
     }
 )
-#: Priorities: lower goes first when requests queue for a chat's or the overall pace.
-#: ``REPLY`` (a one-off answer to a command) goes after every screen of its chat, but
-#: for the overall pace as urgently as a turn: someone waits for it, and its chat's
-#: own pace already bounds how many there are.
-URGENT, NORMAL, LATER, REPLY = 0, 1, 2, 3
-#: A running table's screen: ``URGENT`` in its chat's queue; for the overall pace after
-#: every ``NORMAL`` request (the turns' hands) until it has waited :data:`RIPE` of its
-#: chat's intervals, ``URGENT`` (before them) from then on.
-TABLE = 4
 #: The key of the bot's overall budget in a shared budget (chat ids are never 0).
 OVERALL = 0
 
@@ -142,19 +135,6 @@ class Limits:
         return cls(None, None, None)
 
 
-#: A request that has waited this many of its chat's intervals takes the chat's next
-#: slot from the requests ahead of it (a reply behind a table's screens) ...
-AGED = 2
-#: ... if none of them has waited more than this share of an interval: each then still
-#: goes within ``1 + FRESH`` intervals of asking: a group's table edit within ~4.2 s, so a
-#: move shows within 5 s with the time to commit it and the bot's overall pace to spare.
-FRESH = 1 / 3
-
-#: A table's screen that has waited this many of its group's intervals goes before the
-#: turns' hands for the overall pace (:data:`TABLE`): a table edit a pace's slot apart
-#: takes no more of the group's budget, and covers the moves made while it waited.
-RIPE = 1.0
-
 #: A chat asked for screens, or the bot for requests, at this share of its pace or
 #: more lately (:mod:`bot.demand`) has no slot to spare (:meth:`FloodLimiter.short`).
 DEMAND_SHORT = 0.5
@@ -180,61 +160,6 @@ class Heartbeat(Protocol):
         ...
 
 
-class Urgency(Protocol):
-    """What a waiting request carries may grow more urgent while it waits (a delivery
-    slot's newest screen): its ``priority`` is read each time a slot is handed out."""
-
-    priority: int
-
-
-@dataclass
-class _Waiting:
-    priority: int
-    order: int
-    since: float  # the clock's now() when it began to wait
-    turn: asyncio.Future[None]
-    urgency: Urgency | None = None
-    #: seconds after ``since`` from which a :data:`TABLE` screen ranks ``URGENT`` (before
-    #: that ``NORMAL``); 0 in a chat's queue, where it is as urgent as a turn at once
-    ripe: float = 0.0
-
-    def rank(self, now: float) -> tuple[int, int, int]:
-        """(priority at ``now``, after its peers, order): the most urgent first, then the
-        oldest; a request only ever grows more urgent while it waits."""
-        level = self._level(self.priority, now)
-        if self.urgency is not None:
-            level = min(level, self._level(self.urgency.priority, now))
-        return (*level, self.order)
-
-    def _level(self, priority: int, now: float) -> tuple[int, int]:
-        """(priority, 1 if it goes after the others of that priority): a young table's
-        screen is ``NORMAL``, after the ``NORMAL`` requests (the turns' hands)."""
-        if priority != TABLE:
-            return (priority, 0)
-        return (URGENT, 0) if now - self.since >= self.ripe else (NORMAL, 1)
-
-
-@dataclass
-class _Lane:
-    """One chat's requests waiting for its next slot."""
-
-    queue: list[_Waiting] = field(default_factory=list)
-    pump: asyncio.Task[None] | None = None
-
-    def take(self, aged: float, fresh: float, now: float) -> _Waiting:
-        """The request the slot opening ``now`` goes to: the most urgent (then the
-        oldest), or the oldest if it has waited ``aged`` seconds and none of those it
-        passes has waited more than ``fresh``: a request is passed over at most once,
-        and only early in its wait."""
-        urgent = min(self.queue, key=lambda w: w.rank(now))
-        oldest = min(self.queue, key=lambda w: w.order)
-        ahead = [w for w in self.queue if w.rank(now) < oldest.rank(now) and not w.turn.done()]
-        jump = now - oldest.since >= aged and all(now - w.since <= fresh for w in ahead)
-        best = oldest if jump else urgent
-        self.queue.remove(best)
-        return best
-
-
 class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     """Per-chat and overall pacing, with priorities and 429 handling (see the module)."""
 
@@ -247,8 +172,8 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self._next_in_chat: dict[int, float] = {}  # chat → when its next request may go
         self._left_at: dict[int, float] = {}  # chat → when its last request left
         self._next_overall = 0.0
-        self._queue: list[_Waiting] = []  # requests waiting for the overall pace
-        self._lanes: dict[int, _Lane] = {}  # chats with requests waiting for their slot
+        self._queue: list[Waiting] = []  # requests waiting for the overall pace
+        self._lanes: dict[int, Lane] = {}  # chats with requests waiting for their slot
         self._demand = Demand(self._pace_of)  # how much of each pace is asked for lately
         self._order = itertools.count()
         self._pump: asyncio.Task[None] | None = None
@@ -287,10 +212,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if self.limits.overall is not None:
             self._demand.note(OVERALL, self.limits.overall, asked)
         pace = self._chat_pace(chat_id)
-        if pace is not None and chat_id is not None:
-            await self._chat_turn(chat_id, pace, priority, urgency)
         # a table's screen ages from when it asked (its wait for the chat's slot counts)
         ripe = RIPE * pace.interval if pace is not None else 0.0
+        if pace is not None and chat_id is not None:
+            await self._chat_turn(chat_id, pace, priority, urgency, ripe)
         await self._overall_turn(URGENT if priority == REPLY else priority, urgency, asked, ripe)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
@@ -309,7 +234,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         lane, pace = self._lanes.get(chat_id), self._chat_pace(chat_id)
         if lane is None or pace is None:
             return
-        lane.queue = [w for w in lane.queue if not w.turn.done()]
+        lane.drop_done()
         if lane.queue:
             now = self.clock.now()
             lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn.set_result(None)
@@ -352,9 +277,10 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         return self.limits.private if chat_id > 0 else self.limits.group
 
     async def _chat_turn(
-        self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None = None
+        self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None, ripe: float
     ) -> None:
-        """Wait for the chat's next slot; the most urgent waiting request takes each."""
+        """Wait for the chat's next slot; the most urgent waiting request takes each (a
+        table's screen younger than ``ripe`` seconds after a turn's hand)."""
         now = self.clock.now()
         lane = self._lanes.get(chat_id)
         if lane is None and self._reserve is None and self._next_in_chat.get(chat_id, 0.0) <= now:
@@ -362,16 +288,16 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             self._forget_quiet(now)
             return
         if lane is None:
-            lane = self._lanes[chat_id] = _Lane()
+            lane = self._lanes[chat_id] = Lane()
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.queue.append(_Waiting(priority, next(self._order), now, turn, urgency))
+        lane.queue.append(Waiting(priority, next(self._order), now, turn, urgency, ripe, URGENT))
         if lane.pump is None or lane.pump.done():
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)
             )
         await turn
 
-    async def _serve_chat(self, chat_id: int, lane: _Lane, pace: Pace) -> None:
+    async def _serve_chat(self, chat_id: int, lane: Lane, pace: Pace) -> None:
         """Hand out the chat's slots one per interval, each to the most urgent request
         waiting when it opens (not to the first that asked), or to one that has waited
         :data:`AGED` intervals if those it passes are :data:`FRESH`: screens go first,
@@ -383,7 +309,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                         await self.clock.sleep(wait)
                 else:  # the slot is booked in the shared budget, and handed out once it opens
                     await self._booked(chat_id, pace.interval)
-                lane.queue = [w for w in lane.queue if not w.turn.done()]  # callers cancelled
+                lane.drop_done()  # callers cancelled
                 if not lane.queue:
                     break
                 now = self.clock.now()
@@ -430,7 +356,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     def waiting(self, chat_id: int) -> int:
         """How many requests wait for the chat's next slot."""
         lane = self._lanes.get(chat_id)
-        return 0 if lane is None else sum(not w.turn.done() for w in lane.queue)
+        return 0 if lane is None else lane.waiting()
 
     def _hold(self, chat_id: int | None, delay: float) -> None:
         """After a 429: the chat waits ``delay``, and the whole bot a moment too."""
@@ -454,7 +380,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             self._next_overall = now + pace.interval
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Waiting(priority, next(self._order), asked, turn, urgency, ripe))
+        self._queue.append(Waiting(priority, next(self._order), asked, turn, urgency, ripe))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._serve(pace))
         await turn
@@ -467,11 +393,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 await self.clock.sleep(wait)
             if self._reserve is not None:
                 await self._booked(OVERALL, pace.interval)
-            # a linear look (not a heap): a waiting request may have grown more urgent
-            now = self.clock.now()
-            first = min(self._queue, key=lambda w: w.rank(now))
-            self._queue.remove(first)
-            turn = first.turn
+            turn = first(self._queue, self.clock.now()).turn
             if turn.cancelled():
                 continue
             self._next_overall = self.clock.now() + (0 if self._reserve else pace.interval)

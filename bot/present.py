@@ -27,8 +27,8 @@ from bot.callback import Reclaim
 from bot.delivery import Delivery
 from bot.delivery.replies import asking_topic
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.limiter import NORMAL, REPLY
 from bot.miniapp.live import Pages
+from bot.queueing import NORMAL, REPLY
 from bot.render.common import Button, Screen, game_name, screen
 from bot.screens import Screens
 from sessions import (
@@ -70,7 +70,7 @@ class Pace(Enum):
 
     URGENT = "urgent"  # before everything else (a player's turn)
     # a running table: after the turns' hands until it has waited its group's interval,
-    # then before them (bot.limiter.TABLE)
+    # then as urgent as they are, the older first (bot.queueing.TABLE)
     TABLE = "table"
     NORMAL = "normal"
     DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit
@@ -456,8 +456,8 @@ class Presenter(Screens):
 
 def _ephemeral_placement(session: Session, seat: int, over: bool) -> Placement:
     """A player's ephemeral hand in the group after a change: it spends the group's
-    budget, with the table. The player to move needs her turn's buttons as urgently as
-    the table (a slot after it, not after the last mover's hand); the others' changes
+    budget, with the table. The player to move needs her turn's buttons first (the
+    table's edit follows a slot later, :data:`bot.queueing.TABLE`); the others' changes
     (the card just played) may wait and go out with their next turn's buttons."""
     running = session.status == "running"
     return Placement(

@@ -21,7 +21,7 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.clock import Clock
 from bot.delivery.telegram import TelegramCalls
-from bot.limiter import REPLY
+from bot.queueing import REPLY
 from bot.render.common import Screen
 from bot.topics import topic_refusal
 

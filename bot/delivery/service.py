@@ -26,7 +26,8 @@ from bot.delivery.leases import Leases, Newest
 from bot.delivery.replies import Replies, asking_topic
 from bot.delivery.slots import MAX_SLOTS, Showing, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
-from bot.limiter import REPLY, URGENT, FloodLimiter
+from bot.limiter import FloodLimiter
+from bot.queueing import REPLY, URGENT
 from bot.render.common import Screen
 from sessions import Messages
 
@@ -159,7 +160,7 @@ class Delivery:
         viewer's turn starts) goes first when the bot's budget is short;
         ``table`` (a running table's screen) goes after the turns' hands until it
         has waited one interval of its group's pace, then before them
-        (:data:`bot.limiter.TABLE`); ``force`` edits even if the screen is the one
+        (:data:`bot.queueing.TABLE`); ``force`` edits even if the screen is the one
         delivered last (the message may not show it: a stale press came from it).
         """
         how = Showing(repost, edit_only, final, deferred, urgent, force, table)

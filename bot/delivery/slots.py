@@ -27,7 +27,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from bot.clock import Clock, sleep_unless
 from bot.delivery.telegram import TelegramCalls, answered, in_transit, retried
-from bot.limiter import LATER, NORMAL, TABLE, URGENT
+from bot.queueing import LATER, NORMAL, TABLE, URGENT
 from bot.render.common import Screen
 from bot.topics import topic_refusal
 from sessions import Messages

@@ -30,7 +30,8 @@ from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
 from telegram.ext import ExtBot
 
 from bot.clock import Clock
-from bot.limiter import URGENT, FloodLimiter
+from bot.limiter import FloodLimiter
+from bot.queueing import URGENT
 from bot.render.common import MAX_CAPTION, MAX_TEXT, Screen
 from bot.render.text import plain_text
 from bot.topics import thread_params

@@ -1,10 +1,11 @@
-"""A turn's buttons reach a player's ephemeral hand one slot after the table.
+"""A turn's buttons reach a player's ephemeral hand first, the table's edit one slot later.
 
 Alice and Bob play Eleven in a group from their "🃏 My hand" messages (ephemeral:
 each sees only her own), with the group's flood limit on, so every screen of a move
 waits for one of the group's slots. After Alice's move the group needs the table,
 Bob's hand with his turn's buttons and Alice's hand without the card she played:
-Bob's goes right after the table, and Alice's waits (it may go with her next turn).
+Bob's goes first, the table right after it (it shows the move one slot later), and
+Alice's waits (it may go with her next turn).
 
 The fake Bot API enforces the limit on a compressed clock and the bot paces itself
 to the same clock; what is asserted is the order in which the edits reach the fake.
@@ -29,7 +30,7 @@ def ephemeral_edit_for(call: Call, user: FakeUser) -> bool:
             and int(call.params.get("receiver_user_id", 0)) == user.id)
 
 
-async def test_the_turns_ephemeral_hand_goes_right_after_the_table(db_dir: Path) -> None:
+async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> None:
     flood = FloodLimits(group_per_minute=6, private_per_second=1, scale=SCALE)
     limits = Limits(group=Pace(6, 60.0 / SCALE), private=Pace(1, 1.0 / SCALE), overall=None)
     fake = FakeTelegram(flood=flood)
@@ -58,10 +59,10 @@ async def test_the_turns_ephemeral_hand_goes_right_after_the_table(db_dir: Path)
                      and c.method != "answerCallbackQuery"]
             table_at = next(i for i, c in enumerate(calls) if c.method == "editMessageText")
             turn_at = next(i for i, c in enumerate(calls) if ephemeral_edit_for(c, other))
-            assert turn_at == table_at + 1, [c.method for c in calls]
+            assert table_at == turn_at + 1, [c.method for c in calls]
             assert moves(ephemeral_hand(fake, group.id, other)), "the turn has no buttons"
             mine = [i for i, c in enumerate(calls) if ephemeral_edit_for(c, mover)]
-            assert all(i > turn_at for i in mine), [c.method for c in calls]
+            assert all(i > table_at for i in mine), [c.method for c in calls]
             checked += 1
         assert checked >= 3
     finally:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import REPEAT, REQUEST, Delivery, Request
-from bot.limiter import LATER, NORMAL, REPLY, URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import FloodLimiter, Limits, Pace
+from bot.queueing import LATER, NORMAL, REPLY, URGENT
 from bot.render.common import screen
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock, settled

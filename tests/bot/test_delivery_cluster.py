@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import LEASE_POLL, Delivery
-from bot.limiter import URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import FloodLimiter, Limits, Pace
+from bot.queueing import URGENT
 from bot.render.common import Screen, screen
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store

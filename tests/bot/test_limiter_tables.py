@@ -1,6 +1,8 @@
 """A running table's edit waits behind the turns' hands only until it has waited its
 group's interval: the player who must act gets her buttons first, and the table still
-shows the move soon after.
+shows the move soon after. So it does for the bot's overall pace (the private hands)
+and in its group's own queue (an ephemeral hand in the group), where it still goes
+before every other screen and reply.
 
 All on a fake clock: the bot may send one message a second in all and one edit every
 3 s to a group; the times asserted are the clock's.
@@ -10,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.limiter import NORMAL, TABLE, URGENT, FloodLimiter, Limits, Pace
+from bot.limiter import FloodLimiter, Limits, Pace
+from bot.queueing import NORMAL, REPLY, TABLE, URGENT
 from bot.render.common import Button, screen
 from sessions import TABLE as TABLE_PURPOSE
 from sessions import hand_purpose
@@ -90,24 +93,85 @@ async def test_a_ripe_table_edit_still_shares_the_urgent_with_the_oldest_first()
     ]
 
 
-async def test_in_its_group_a_table_edit_is_as_urgent_as_a_turn() -> None:
-    """In its group's own queue a table's edit is not held back: it takes the group's
-    next slot ahead of an ordinary request that asked before it."""
-    clock = FakeClock()
-    limiter = FloodLimiter(
-        Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None), clock=clock
-    )
-    left: list[str] = []
+class GroupQueue:
+    """Requests for one group's slots alone (one every 3 s; no overall pace): who went,
+    and when (the clock's seconds since the start)."""
 
-    async def go(name: str, priority: int) -> None:
-        await limiter.wait_turn(GROUP, priority)
-        left.append(name)
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        self.limiter = FloodLimiter(
+            Limits(group=Pace(1, 3.0, margin=1.0), private=None, overall=None), clock=self.clock
+        )
+        self.start = self.clock.now()
+        self.left: list[tuple[str, float]] = []
 
-    await limiter.wait_turn(GROUP, NORMAL)  # the group's slot is taken
-    other = asyncio.create_task(go("ordinary", NORMAL))
-    await settled()
-    await clock.run(asyncio.gather(other, go("table", TABLE)))
-    assert left == ["table", "ordinary"]
+    async def taken(self) -> None:
+        """Take the group's slot now: the next opens 3 s later."""
+        await self.limiter.wait_turn(GROUP, NORMAL)
+
+    def ask(self, name: str, priority: int) -> asyncio.Task[None]:
+        """Ask for one of the group's slots."""
+
+        async def go() -> None:
+            await self.limiter.wait_turn(GROUP, priority)
+            self.left.append((name, round(self.clock.now() - self.start, 6)))
+
+        return asyncio.create_task(go())
+
+    async def later(self, seconds: float) -> None:
+        """Let those asked for wait, and the clock move on."""
+        await settled()
+        await self.clock.advance(seconds)
+
+    async def queued(self, *asks: tuple[str, int]) -> list[asyncio.Task[None]]:
+        """The group's slot is taken, then each of ``asks`` (name, priority) asks for the
+        next one, a tenth of a second apart, from 0.1 s on."""
+        await self.taken()
+        waiting = []
+        for name, priority in asks:
+            await self.later(0.1)
+            waiting.append(self.ask(name, priority))
+        return waiting
+
+
+async def test_in_its_group_a_table_edit_goes_before_an_ordinary_screen() -> None:
+    """In its group's own queue a table's edit is not held back by other screens: it
+    takes the group's next slot ahead of an ordinary request that asked before it."""
+    lane = GroupQueue()
+    waiting = await lane.queued(("ordinary", NORMAL), ("table", TABLE))
+    await lane.clock.run(asyncio.gather(*waiting))
+    assert [name for name, _ in lane.left] == ["table", "ordinary"]
+
+
+async def test_in_its_group_a_turns_ephemeral_hand_goes_before_a_young_table_edit() -> None:
+    """Ann moves: her table's edit asks for the group's next slot, then Ben's ephemeral
+    hand with his turn's buttons. Ben's buttons take the slot, the table the next one."""
+    lane = GroupQueue()
+    waiting = await lane.queued(("table", TABLE), ("Ben's turn", URGENT))
+    await lane.clock.run(asyncio.gather(*waiting))
+    assert lane.left == [("Ben's turn", 3.0), ("table", 6.0)]
+
+
+async def test_in_its_group_a_ripe_table_edit_goes_before_a_later_turn() -> None:
+    """The table passed over once has waited its group's interval by the next slot: it
+    takes it ahead of Cat's turn, asked after Ben's went (the older of two urgent
+    requests first), so a busy group's table is never more than a slot late."""
+    lane = GroupQueue()
+    waiting = await lane.queued(("table", TABLE), ("Ben's turn", URGENT))
+    await lane.later(3.0)  # Ben's buttons take the slot at 3 s
+    cat = lane.ask("Cat's turn", URGENT)
+    await lane.clock.run(asyncio.gather(*waiting, cat))
+    assert lane.left == [("Ben's turn", 3.0), ("table", 6.0), ("Cat's turn", 9.0)]
+
+
+async def test_in_its_group_a_young_table_edit_still_goes_before_a_reply() -> None:
+    """A reply to a command asked first, then the table's edit, then Ben's turn: Ben's
+    buttons, then the table, and the reply last (it has not waited two intervals yet
+    when the table's slot opens)."""
+    lane = GroupQueue()
+    waiting = await lane.queued(("reply", REPLY), ("table", TABLE), ("Ben's turn", URGENT))
+    await lane.clock.run(asyncio.gather(*waiting))
+    assert [name for name, _ in lane.left] == ["Ben's turn", "table", "reply"]
 
 
 async def test_the_next_players_buttons_reach_her_before_the_busy_tables_edit() -> None:

@@ -305,7 +305,7 @@ async def test_a_429_is_waited_out_and_the_call_made_again() -> None:
 async def test_a_request_held_by_the_overall_pace_keeps_its_chats_spacing() -> None:
     """A low-priority request that waits long in the overall queue must not leave right
     before its chat's next, urgent one (Telegram counts what arrives per chat)."""
-    from bot.limiter import LATER, URGENT
+    from bot.queueing import LATER, URGENT
 
     clock = FakeClock()
     private = Pace(1, 0.2)
