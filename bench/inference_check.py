@@ -31,8 +31,9 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import Budget, choose, inference
+from games.ai import compact_oh_hell as compact
 from games.ai import oh_hell as ai
-from games.ai.compact import SUIT_MASKS, mask_of
+from games.ai.compact import INDEX, SUIT_MASKS, mask_of
 from games.ai.compact_oh_hell import Sampler
 from games.cards import SUITS
 from games.oh_hell import OhHell
@@ -182,6 +183,77 @@ def world_rows(records: list[dict[str, Any]], worlds: int) -> None:
             )
 
 
+def play_rows(count: int, think: float, cache: Path | None) -> None:
+    """How often strong (no inference) plays the rule of thumb's card, by the
+    number of legal cards (the play model, ``games.ai.play_inference``); the
+    positions after the first trick kept in ``cache`` (for :func:`placed_rows`)."""
+    agree: dict[int, list[float]] = {}
+    positions: list[dict[str, Any]] = []
+    for number in range(count):
+        game = bid_deal(number, think)
+        while game.phase == "play":
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            with mock.patch.object(inference, "ENABLED", False):
+                card = choose("oh_hell", view, "strong", number * 100 + seat, Budget(seconds=think))
+            legal = view["legal"]
+            if len(legal) > 1 and view["history"]:
+                positions.append({"view": view, "hands": [list(hand) for hand in game.hands]})
+            if len(legal) > 1:
+                state = compact.from_view(view, [list(hand) for hand in game.hands])
+                actions = state.legal_actions(seat)
+                rule = compact.easy_rollout(state, seat, actions, random.Random(0))
+                agree.setdefault(min(len(legal), 5), []).append(float(rule == INDEX[card]))
+            game.apply(seat, card)
+        print(f"played deal {number}", file=sys.stderr, flush=True)
+    print("\n| legal cards | plays | strong plays the rule of thumb's card |")
+    print("|---|---|---|")
+    for legal_count in sorted(agree):
+        values = agree[legal_count]
+        print(f"| {legal_count} | {len(values)} | {statistics.fmean(values):.0%} |")
+    every = [v for values in agree.values() for v in values]
+    print(f"| all | {len(every)} | {statistics.fmean(every):.0%} |")
+    if cache is not None:
+        cache.write_text(json.dumps(positions))
+
+
+def placed_rows(positions: list[dict[str, Any]], worlds: int) -> None:
+    """At positions of play: the opponents' real cards a world gives them, and
+    their real aces, kings and trumps, blind, by the bids, by the bids and the play."""
+    placed: dict[str, list[float]] = {}
+    for number, position in enumerate(positions):
+        view = position["view"]
+        seat = int(view["seat"])
+        real = [mask_of(hand) for hand in position["hands"]]
+        trump = SUITS.index(view["trumps"])
+        for name in ("blind", "bids", "bids and play"):
+            with mock.patch.object(inference, "FROM_PLAY", name != "bids"):
+                sampler = ai.world_sampler(view, name != "blind")
+            draw = sampler.fresh if isinstance(sampler, inference.Weighted) else sampler.sample
+            rng = random.Random(number)
+            drawn = [draw(rng) for _ in range(worlds)]
+            placed.setdefault(name, []).append(
+                statistics.fmean(
+                    sum((w.hands[o] & real[o]).bit_count() for o in range(4) if o != seat)
+                    for w in drawn
+                )
+            )
+            placed.setdefault(f"{name}: high", []).append(
+                statistics.fmean(
+                    sum(
+                        (w.hands[o] & real[o] & (HIGH | SUIT_MASKS[trump])).bit_count()
+                        for o in range(4)
+                        if o != seat
+                    )
+                    for w in drawn
+                )
+            )
+    print(f"\n{len(positions)} positions of play, {worlds} worlds each")
+    for name, values in placed.items():
+        print(f"- the opponents' real cards in place, {name}: {statistics.fmean(values):.3f}")
+
+
 def main() -> None:
     """Bid the deals (or read them from ``--cache``) and print the diagnosis."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -191,14 +263,21 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, help="a JSON file keeping the bid deals")
     parser.add_argument("--spread", type=float, help="BID_SPREAD to weigh the worlds by")
     parser.add_argument("--tries", type=int, help="MAX_TRIES for a weighted world")
+    parser.add_argument("--play", type=int, default=0, help="also play this many deals out")
+    parser.add_argument("--positions", type=Path, help="a JSON file keeping the positions of play")
     args = parser.parse_args()
     if args.spread:
         ai.BID_SPREAD = args.spread
     if args.tries:
         ai.BID_TRIES = args.tries
     records = deals(args.deals, args.think, args.cache)
-    model_rows(records)
-    world_rows(records, args.worlds)
+    if records:
+        model_rows(records)
+        world_rows(records, args.worlds)
+    if args.play:
+        play_rows(args.play, args.think, args.positions)
+    if args.positions is not None and args.positions.exists():
+        placed_rows(json.loads(args.positions.read_text()), args.worlds)
 
 
 if __name__ == "__main__":
