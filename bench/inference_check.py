@@ -30,7 +30,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import Budget, choose, inference
+from games.ai import Budget, choose, decide, inference
 from games.ai import compact_oh_hell as compact
 from games.ai import oh_hell as ai
 from games.ai.compact import INDEX, SUIT_MASKS, mask_of
@@ -254,6 +254,19 @@ def placed_rows(positions: list[dict[str, Any]], worlds: int) -> None:
         print(f"- the opponents' real cards in place, {name}: {statistics.fmean(values):.3f}")
 
 
+def cost_rows(positions: list[dict[str, Any]], count: int, think: float) -> None:
+    """Strong's IS-MCTS iterations a second at ``think`` seconds, blind and
+    inferring, at ``count`` positions of play with more than 3 cards in hand."""
+    chosen = [p["view"] for p in positions if len(p["view"]["hand"]) > 3][:count]
+    for name, on in (("blind", False), ("inferring", True)):
+        rates = []
+        for number, view in enumerate(chosen):
+            with mock.patch.object(inference, "ENABLED", on):
+                made = decide("oh_hell", view, "strong", number, Budget(seconds=think))
+            rates.append(made.samples / max(made.seconds, 1e-6))
+        print(f"- strong's iterations a second, {name}: {statistics.fmean(rates):.0f}")
+
+
 def main() -> None:
     """Bid the deals (or read them from ``--cache``) and print the diagnosis."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -265,6 +278,7 @@ def main() -> None:
     parser.add_argument("--tries", type=int, help="MAX_TRIES for a weighted world")
     parser.add_argument("--play", type=int, default=0, help="also play this many deals out")
     parser.add_argument("--positions", type=Path, help="a JSON file keeping the positions of play")
+    parser.add_argument("--cost", type=int, default=0, help="time strong at this many positions")
     args = parser.parse_args()
     if args.spread:
         ai.BID_SPREAD = args.spread
@@ -277,7 +291,10 @@ def main() -> None:
     if args.play:
         play_rows(args.play, args.think, args.positions)
     if args.positions is not None and args.positions.exists():
-        placed_rows(json.loads(args.positions.read_text()), args.worlds)
+        positions = json.loads(args.positions.read_text())
+        placed_rows(positions, args.worlds)
+        if args.cost:
+            cost_rows(positions, args.cost, args.think)
 
 
 if __name__ == "__main__":

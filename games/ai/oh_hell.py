@@ -18,6 +18,7 @@ card than he did is less likely (:func:`play_weight`,
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -162,14 +163,24 @@ def likely_tricks(hand: list[str], trumps: str | None, players: int) -> float:
 
 
 def likely_tricks_mask(hand: int, trump: int, players: int) -> float:
-    """:func:`likely_tricks` of a compact hand (a bit set; ``trump`` a suit index)."""
-    trump_count = (hand & SUIT_MASKS[trump]).bit_count() if trump != NO_SUIT else 0
+    """:func:`likely_tricks` of a compact hand (a bit set; ``trump`` a suit index),
+    suit by suit from a table (the weights reckon it for every world drawn)."""
+    crowded = players > 3
+    return sum(
+        _suit_tricks(hand >> (13 * suit) & 0x1FFF, suit == trump, crowded) for suit in range(4)
+    )
+
+
+@functools.cache
+def _suit_tricks(pattern: int, trump: bool, crowded: bool) -> float:
+    """The likely winners among one suit's cards (a 13-bit pattern, lowest rank
+    first): a card's chance depends only on its suit's cards held (its rank
+    among the others', the suit's length, the trumps held if it is one)."""
+    length = pattern.bit_count()
     expected = 0.0
-    for card in cards_of(hand):
-        suit = card // 13
-        length = (hand & SUIT_MASKS[suit]).bit_count()
-        rank = 14 - (ABOVE[card] & ~hand).bit_count()
-        expected += _winning_chance(rank, suit == trump, length, trump_count, players)
+    for card in cards_of(pattern):
+        rank = 14 - (ABOVE[card] & ~pattern).bit_count()
+        expected += _winning_chance(rank, trump, length, length, 4 if crowded else 3)
     return expected
 
 
