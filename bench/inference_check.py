@@ -1,4 +1,4 @@
-"""How much Oh Hell's inference from the bids tells (issue #33; docs/computer-players.md).
+"""How much Oh Hell's inference from the bids and the play tells (docs/computer-players.md).
 
 Deals 4-player hands of 2-12 cards (hook on, fixed seeds), has strong (with
 and without inference, alternately per deal) bid them at ``--think``
@@ -14,7 +14,16 @@ seconds, and then, from the view of the seat that leads the first trick
   size of the bids' weights over blind worlds (a share of them); how often
   the rejection sampler runs out of tries (the likeliest of them taken).
 
-    .venv/bin/python bench/inference_check.py --deals 96 --think 0.1
+``--play N`` plays N deals out with strong (no inference) and prints how
+often its card is the rule of thumb's (the play model), keeping every
+position after the first trick in ``--positions``; with that file, the
+opponents' real cards a world puts in place there, blind, by the bids, by
+the bids and the play; ``--cost N``: strong's IS-MCTS iterations a second
+at N of those positions, blind and inferring.
+
+    .venv/bin/python bench/inference_check.py --deals 264 --think 0.1 --cache bids.json
+    .venv/bin/python bench/inference_check.py --deals 0 --play 24 --positions play.json
+    .venv/bin/python bench/inference_check.py --deals 0 --positions play.json --cost 40
 """
 
 from __future__ import annotations
