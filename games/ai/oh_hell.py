@@ -71,10 +71,6 @@ BID_SPREAD_PER_CARD = 0.025
 #: model this sharp about one draw in seven is kept, and 16 tries ran out for
 #: 18 % of the samples (``inference.MAX_TRIES``), 32 for 6 %.
 BID_TRIES = 32
-#: The play model: strong plays the rule of thumb's card this share of the
-#: time it has a choice (measured: 75 % of 435 cards, 24 deals at 0.1 s,
-#: ``bench/inference_check.py --play``), any other card alike.
-PLAY_AGREEMENT = 0.75
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -234,13 +230,7 @@ def play_weight(view: View) -> Callable[[compact.CompactOhHell], float] | None:
         {**view, "history": history[:first], "trick": [], "tricks_won": won, "phase": "play"},
         [[] for _ in range(players)],
     )
-    return play_inference.replay_weight(
-        start,
-        plays,
-        int(view["seat"]),
-        compact.easy_rollout,
-        softness=play_inference.agreeing(PLAY_AGREEMENT),
-    )
+    return play_inference.replay_weight(start, plays, int(view["seat"]), compact.easy_rollout)
 
 
 def world_sampler(

@@ -8,11 +8,8 @@ softened: a sampled world is replayed from the start of the last
 :data:`PLAY_TRICKS` tricks with every hand as the world deals it (its cards
 now plus the ones played since), and each opponent's card with a choice that
 the rule of thumb, holding that hand, would not have played makes the world
-:data:`PLAY_SOFTNESS` as likely — or, where a game measured how often its
-strong players play the rule of thumb's card (Oh Hell, :func:`agreeing`),
-as likely as that share makes it, less so the more cards he could have
-chosen from. A deal played by the rule of thumb weighs exactly 1
-(tests/ai/test_ai_inference.py).
+:data:`PLAY_SOFTNESS` as likely. A deal played by the rule of thumb weighs
+exactly 1 (tests/ai/test_ai_inference.py).
 
 Only the last few tricks: replaying the whole deal made drawing a world
 about 15 times dearer than a blind one in Oh Hell, for little more (measured,
@@ -112,38 +109,19 @@ def _same_card(action: int) -> int:
     return action
 
 
-#: How much less likely a world is for one opponent card (with a choice of
-#: so many legal cards) that the rule of thumb would not have played there.
-Softness = Callable[[int], float]
-
-
-def flat(legal: int) -> float:
-    """:data:`PLAY_SOFTNESS` whatever the choice."""
-    return PLAY_SOFTNESS
-
-
-def agreeing(share: float) -> Softness:
-    """The softness of an opponent who plays the rule of thumb's card ``share``
-    of the time and any other legal card alike: a card the rule of thumb would
-    not have played, from k legal cards, is (1 − share) / ((k − 1) · share) as
-    likely as one it would."""
-    return lambda legal: (1.0 - share) / ((legal - 1) * share)
-
-
 def replay_weight(
     start: Any,
     plays: list[Play],
     seat: int,
     rollout: Rollout,
     card_of: Callable[[int], int] = _same_card,
-    softness: Softness = flat,
 ) -> Callable[[Any], float] | None:
     """The weight of a world (a compact state of the same game): ``plays`` made
     again from ``start`` (a state with empty hands, no card on the table, the
     first player to move) with the world's hands, each opponent's card with a
-    choice compared with ``rollout``'s (one that differs: ``softness`` of the
-    number of legal cards). ``card_of``: the card a play's action puts down (an
-    action may be more than its card). None if no opponent played in them."""
+    choice compared with ``rollout``'s. ``card_of``: the card a play's action
+    puts down (an action may be more than its card). None if no opponent
+    played in them."""
     if all(who == seat for who, _ in plays):
         return None
     since = [0] * start.players
@@ -162,7 +140,7 @@ def replay_weight(
             if who != seat:
                 legal = state.legal_actions(who)
                 if len(legal) > 1 and rollout(state, who, legal, dummy) != action:
-                    chance *= softness(len(legal))
+                    chance *= PLAY_SOFTNESS
             state._apply(who, action)
         return chance
 
