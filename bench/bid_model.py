@@ -4,7 +4,8 @@ On fresh 4-player deals of 1-12 cards (hook on), every seat bids either as
 strong without inference or as OpenSpiel's ISMCTSBot (c = 1), alternately
 per deal, with ``--think`` seconds a bid; prints bid - ``likely_tricks`` per
 bidder and per deal size (1-3, 4-6, 7-9, 10-12 cards): mean and spread.
-``games.ai.oh_hell.BID_LEAN`` and ``BID_SPREAD`` come from this.
+The first lean and spread of ``games.ai.oh_hell``'s bid model came from this;
+the model now is fitted to strong's own bids (``bench/inference_check.py``).
 
     .venv/bin/python bench/bid_model.py --deals 96 --think 0.1
 """

@@ -224,20 +224,34 @@ class Unseen:
     ``games.sampling.deal_unseen`` places the constrained cards first.
     """
 
-    def __init__(self, unseen: list[str], sizes: list[int], barred: list[set[str]]) -> None:
+    def __init__(
+        self,
+        unseen: list[str],
+        sizes: list[int],
+        barred: list[set[str]],
+        leftover: bool = True,
+    ) -> None:
         self.unseen = unseen
         self.sizes = sizes
         self.barred = barred
         self.barred_masks = [mask_of(cards) for cards in barred]
         self.indexes = [INDEX[card] for card in unseen]
         self.rest = len(unseen) - sum(sizes)
+        #: False where nobody needs the leftover cards (Oh Hell's undealt
+        #: deck): only the zones' cards are drawn, a third of the shuffling
+        #: in a 5-card deal (``random.sample`` is as uniform as a shuffle).
+        self.leftover = leftover
 
     def deal(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """The zones' bit sets, and the cards in dealt order (zone after zone,
-        then the leftover cards)."""
+        then the leftover cards, unless ``leftover`` is False)."""
         cards = self.indexes[:]
+        zones = len(cards) - self.rest
         for _ in range(QUICK_TRIES):
-            rng.shuffle(cards)
+            if self.leftover:
+                rng.shuffle(cards)
+            else:
+                cards = rng.sample(self.indexes, zones)
             start = 0
             masks = []
             for size, barred in zip(self.sizes, self.barred_masks, strict=True):

@@ -131,6 +131,7 @@ class Sampler(compact.Sampler[CompactOhHell]):
                 unseen,
                 [int(view["hand_sizes"][o]) for o in others],
                 [{c for c in unseen if c[1] in voids[o]} for o in others],
+                leftover=False,
             ),
         )
 

@@ -126,12 +126,13 @@ def combined(
     sample: Callable[[random.Random], W],
     cheap: Callable[[W], float] | None,
     dear: Callable[[W], float] | None,
+    tries: int = MAX_TRIES,
 ) -> Weighted[W] | None:
     """Worlds from ``sample`` weighted by the product of two weights, either of
-    which may be None: ``dear`` is reckoned only for the worlds ``cheap`` keeps.
-    None when there is nothing to weigh by."""
+    which may be None: ``dear`` is reckoned only for the worlds ``cheap`` keeps
+    (``tries``: draws at most for one sample). None when there is nothing to weigh by."""
     if dear is None:
-        return None if cheap is None else Weighted(sample, cheap)
+        return None if cheap is None else Weighted(sample, cheap, tries)
     if cheap is None:
-        return Weighted(sample, dear)
-    return Weighted(sample, lambda world: cheap(world) * dear(world), cheap=cheap)
+        return Weighted(sample, dear, tries)
+    return Weighted(sample, lambda world: cheap(world) * dear(world), tries, cheap=cheap)

@@ -18,6 +18,7 @@ card than he did is less likely (:func:`play_weight`,
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -52,15 +53,24 @@ from games.base import View
 EASY_SAMPLING = Sampling(min_worlds=6, max_worlds=12)
 #: Bids further than this from the count of likely winners are not tried.
 BID_WINDOW = 2
-#: The opponent model: a bid is the hand's count of likely winners plus
-#: BID_LEAN per card dealt (at most BID_LEAN_CAP), give or take BID_SPREAD —
-#: a bid d tricks off that has weight exp(-d² / 2·BID_SPREAD²). Measured on
-#: 384 bids of strong (blind) and OpenSpiel's ISMCTSBot at 0.1 s, deals of
-#: 1-12 cards: bid - count averaged 0.13-0.29 at 1-3 cards, 0.49-0.58 at 4-6,
-#: 0.86-0.98 at 7-9, 0.79-0.93 at 10-12, spread 0.8.
-BID_LEAN = 0.1
-BID_LEAN_CAP = 0.9
-BID_SPREAD = 0.8
+#: The opponent model: a bid is BID_COUNT_SHARE of the hand's count of likely
+#: winners plus BID_PER_TRUMP per trump held plus BID_BASE, give or take
+#: s = BID_SPREAD + BID_SPREAD_PER_CARD per card dealt — a bid d tricks off
+#: that has weight exp(-d² / 2s²). Fitted (least squares) to 1,056 bids of
+#: strong at 0.1 s, deals of 2-12 cards, hook on (``bench/inference_check.py``):
+#: the count alone, plus a lean per card dealt, left a spread of 0.74 — strong
+#: counts a trump for more than the count's 0.1-0.35, and the lean per card
+#: was mostly the trumps a longer hand holds; with the trumps the spread is
+#: 0.59 (0.46 at 1-3 cards, 0.51 at 4-6, 0.61 at 7-9, 0.70 at 10-12).
+BID_COUNT_SHARE = 0.8
+BID_PER_TRUMP = 0.5
+BID_BASE = 0.1
+BID_SPREAD = 0.4
+BID_SPREAD_PER_CARD = 0.025
+#: Worlds drawn at most for one sample (then the likeliest of them): with the
+#: model this sharp about one draw in seven is kept, and 16 tries ran out for
+#: 18 % of the samples (``inference.MAX_TRIES``), 32 for 6 %.
+BID_TRIES = 32
 
 
 def easy(view: View, rng: random.Random) -> str:
@@ -149,40 +159,59 @@ def likely_tricks(hand: list[str], trumps: str | None, players: int) -> float:
 
 
 def likely_tricks_mask(hand: int, trump: int, players: int) -> float:
-    """:func:`likely_tricks` of a compact hand (a bit set; ``trump`` a suit index)."""
-    trump_count = (hand & SUIT_MASKS[trump]).bit_count() if trump != NO_SUIT else 0
+    """:func:`likely_tricks` of a compact hand (a bit set; ``trump`` a suit index),
+    suit by suit from a table (the weights reckon it for every world drawn)."""
+    crowded = players > 3
+    return sum(
+        _suit_tricks(hand >> (13 * suit) & 0x1FFF, suit == trump, crowded) for suit in range(4)
+    )
+
+
+@functools.cache
+def _suit_tricks(pattern: int, trump: bool, crowded: bool) -> float:
+    """The likely winners among one suit's cards (a 13-bit pattern, lowest rank
+    first): a card's chance depends only on its suit's cards held (its rank
+    among the others', the suit's length, the trumps held if it is one)."""
+    length = pattern.bit_count()
     expected = 0.0
-    for card in cards_of(hand):
-        suit = card // 13
-        length = (hand & SUIT_MASKS[suit]).bit_count()
-        rank = 14 - (ABOVE[card] & ~hand).bit_count()
-        expected += _winning_chance(rank, suit == trump, length, trump_count, players)
+    for card in cards_of(pattern):
+        rank = 14 - (ABOVE[card] & ~pattern).bit_count()
+        expected += _winning_chance(rank, trump, length, length, 4 if crowded else 3)
     return expected
+
+
+def model_bid(hand: int, trump: int, players: int) -> float:
+    """The opponent model's bid for a compact hand (not rounded): a share of
+    its count of likely winners plus a part of a trick per trump
+    (:data:`BID_COUNT_SHARE`, :data:`BID_PER_TRUMP`, :data:`BID_BASE`)."""
+    trumps = (hand & SUIT_MASKS[trump]).bit_count() if trump != NO_SUIT else 0
+    count = likely_tricks_mask(hand, trump, players)
+    return BID_COUNT_SHARE * count + BID_PER_TRUMP * trumps + BID_BASE
 
 
 def bid_weight(view: View) -> Callable[[compact.CompactOhHell], float]:
     """How likely a world makes the bids the seat has seen: the product, over
     the opponents who bid, of the opponent model's weight of that bid for the
     hand the world gives them (their cards now and the ones they played;
-    :data:`BID_SPREAD`)."""
+    :func:`model_bid`, :data:`BID_SPREAD`, :data:`BID_SPREAD_PER_CARD`)."""
     seat = int(view["seat"])
     players = int(view["players"])
     played = [0] * players
     for plays in [done["cards"] for done in view["history"]] + [view["trick"]]:
         for who, card in plays:
             played[who] |= mask_of([card])
-    lean = min(BID_LEAN * int(view["deal_size"]), BID_LEAN_CAP)
     bids = [
-        (other, int(bid) - lean)
+        (other, int(bid))
         for other, bid in enumerate(view["bids"])
         if other != seat and bid is not None
     ]
+    spread = BID_SPREAD + BID_SPREAD_PER_CARD * int(view["deal_size"])
 
     def weight(world: compact.CompactOhHell) -> float:
         chance = 1.0
         for other, bid in bids:
-            count = likely_tricks_mask(world.hands[other] | played[other], world.trump, players)
-            chance *= inference.gaussian(bid - count, BID_SPREAD)
+            model = model_bid(world.hands[other] | played[other], world.trump, players)
+            chance *= inference.gaussian(bid - model, spread)
         return chance
 
     return weight
@@ -214,7 +243,7 @@ def world_sampler(
         return sampler
     bids = None if all(bid is None for bid in view["bids"]) else bid_weight(view)
     play = play_weight(view) if view["phase"] == "play" and inference.FROM_PLAY else None
-    return inference.combined(sampler.sample, bids, play) or sampler
+    return inference.combined(sampler.sample, bids, play, BID_TRIES) or sampler
 
 
 def search_worlds(view: View) -> compact.Sampler | inference.Weighted[compact.CompactOhHell]:

@@ -90,6 +90,30 @@ def test_sampled_worlds_keep_the_seats_hand_and_the_voids_it_saw(seed: int) -> N
         assert world.won == view["tricks_won"] and world.to_move == seat
 
 
+def test_sampled_worlds_deal_every_unseen_card_alike() -> None:
+    # Oh Hell draws only the hands' cards of the unseen ones (not the undealt
+    # deck's order): every unseen card must still reach every hand alike.
+    game = play_phase(3, 5)
+    seat = game.turn
+    view = game.view(seat)
+    sampler = compact_oh.Sampler(view)
+    unseen = [INDEX[c] for c in make_deck(52) if c not in view["hand"] and c != view["trump_card"]]
+    rng = random.Random(5)
+    held = {card: [0] * 4 for card in unseen}
+    worlds = 3000
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        for other in range(4):
+            if other != seat:
+                for card in cards_of(world.hands[other]):
+                    held[card][other] += 1
+    share = 5 / len(unseen)  # 5 cards a hand from 46 unseen: about 0.109
+    for card in unseen:
+        for other in range(4):
+            if other != seat:
+                assert abs(held[card][other] / worlds - share) < 0.035, (NAMES[card], other)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_compact_state_bids_like_the_engine(seed: int) -> None:
     rng = random.Random(seed)
