@@ -174,6 +174,21 @@ async def test_in_its_group_a_young_table_edit_still_goes_before_a_reply() -> No
     assert [name for name, _ in lane.left] == ["Ben's turn", "table", "reply"]
 
 
+async def test_after_sixty_replies_a_young_table_still_goes_within_two_intervals() -> None:
+    """A member floods the group with 60 commands, then Ann moves: her table's edit and
+    Ben's ephemeral hand ask for the group's slot. Ben's buttons take the next slot, the
+    table the one after, within two of the group's intervals of asking (6 s here, 6.3 s
+    at Telegram's 20 a minute); the replies wait behind both."""
+    lane = GroupQueue()
+    replies = [(f"reply {n}", REPLY) for n in range(60)]
+    waiting = await lane.queued(*replies, ("table", TABLE), ("Ben's turn", URGENT))
+    asked = 6.1  # the 61st ask, a tenth of a second apart from 0.1 s on
+    await lane.clock.run(asyncio.gather(*waiting))
+    went = dict(lane.left)
+    assert went["Ben's turn"] < went["table"] <= asked + 2 * 3.0
+    assert sum(1 for name, at in lane.left if name.startswith("reply") and at < went["table"]) == 2
+
+
 async def test_the_next_players_buttons_reach_her_before_the_busy_tables_edit() -> None:
     """Delivery end to end: two other players' turns wait for the token; Ann moves, and
     her table's new screen and Ben's turn are shown together (the table first, as the
