@@ -30,7 +30,7 @@ class DailyBoards(PeriodPosts):
         if session.daily is None or not session.humans:
             return
         user = session.humans[0]
-        standing = await self.manager.daily_standing(user, session.game_id, session.daily)
+        standing = await self.manager.daily.standing(user, session.game_id, session.daily)
         if standing is None:
             return
         lang = await self.presenter.user_language(user)
@@ -38,22 +38,22 @@ class DailyBoards(PeriodPosts):
 
     def current(self) -> int:
         """Today (UTC)."""
-        return self.manager.today()
+        return self.manager.daily.today()
 
     async def waiting(self, period: int) -> list[int]:
         """Close ``period``'s boards: the groups where someone played, not yet posted."""
-        return await self.manager.daily_boards_to_post(period)
+        return await self.manager.daily.boards_to_post(period)
 
     async def take(self, period: int, chat_id: int) -> bool:
         """Take the group's post of day ``period``."""
-        return await self.manager.take_daily_post(period, chat_id)
+        return await self.manager.daily.take_post(period, chat_id)
 
     async def draw(self, period: int, chat_id: int, lang: str) -> Screen | None:
         """Each game's winners among the group's members, with how many played."""
         winners = []
-        for game in await self.manager.daily_games(chat_id, period):
-            board = await self.manager.daily_board(game, chat_id, period)
+        for game in await self.manager.daily.games_played(chat_id, period):
+            board = await self.manager.daily.board(game, chat_id, period)
             best = [row for row in board if row.place == 1]
-            players = await self.manager.daily_players(game, chat_id, period)
+            players = await self.manager.daily.players(game, chat_id, period)
             winners.append((game, best, players))
         return render_post(period, winners, lang) if winners else None

@@ -19,17 +19,17 @@ class SeasonPosts(PeriodPosts):
 
     def current(self) -> int:
         """This month (UTC)."""
-        return self.manager.this_month()
+        return self.manager.seasons.this_month()
 
     async def waiting(self, period: int) -> list[int]:
         """Close month ``period``: the groups with a rated match in it, not yet posted."""
-        return await self.manager.seasons_to_post(period)
+        return await self.manager.seasons.to_post(period)
 
     async def take(self, period: int, chat_id: int) -> bool:
         """Take the group's champions' post of month ``period``."""
-        return await self.manager.take_season_post(period, chat_id)
+        return await self.manager.seasons.take_post(period, chat_id)
 
     async def draw(self, period: int, chat_id: int, lang: str) -> Screen | None:
         """Each game's champions of the month in the group."""
-        champions = await self.manager.season_champions(chat_id, period)
+        champions = await self.manager.seasons.champions(chat_id, period)
         return render_champions(period, champions, lang) if champions else None

@@ -128,9 +128,11 @@ class Streak:
 class Daily:
     """The daily deals of one :class:`~sessions.SessionManager`."""
 
-    def __init__(self, repo: Repository, clock: Clock) -> None:
+    def __init__(self, repo: Repository, clock: Clock, worker: str) -> None:
         self.repo = repo
         self._clock = clock
+        #: who takes a group's post here (this worker: :attr:`SessionManager.worker_id`)
+        self._worker = worker
 
     def today(self) -> int:
         """The UTC day now."""
@@ -215,9 +217,9 @@ class Daily:
             return []
         return await self.repo.daily.open_daily_posts(day)
 
-    async def take_post(self, day: int, chat_id: int, owner: str) -> bool:
+    async def take_post(self, day: int, chat_id: int) -> bool:
         """Take the group's post of ``day``: True for one caller only, ever."""
-        return await self.repo.daily.take_daily_post(day, chat_id, owner, self._clock())
+        return await self.repo.daily.take_daily_post(day, chat_id, self._worker, self._clock())
 
     async def streak(self, user_id: int) -> Streak:
         """The user's run of days with a finished daily deal, and their longest."""

@@ -26,7 +26,7 @@ from sessions.background import Background
 from sessions.change import LINK_BYTES
 from sessions.checks import OPEN, STAND_IN_LEVEL, seats_allowed, takeback_allowed
 from sessions.compare import Comparison, Comparisons
-from sessions.daily import Daily, Standing, Streak
+from sessions.daily import Daily
 from sessions.invites import INVITE_TTL, Invites
 from sessions.lobby import (
     KINDS,
@@ -42,13 +42,12 @@ from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
 from sessions.review import DealReview, Reviews, Ticket
-from sessions.seasons import Champions, Seasons
+from sessions.seasons import Seasons
 from sessions.timers import Clock
 from sessions.topics import Topics
 from sessions.turns import OUTAGE_PAUSE, OUTAGE_PAUSE_CAP, TIMEOUTS_TO_HAND_OVER, Turns
 from storage import (
     Beat,
-    DailyRow,
     MessageRef,
     MoveRecord,
     RatingRow,
@@ -131,8 +130,10 @@ class SessionManager:
         self._reviews = Reviews(self._repo, computer)
         self._comparisons = Comparisons(self._repo, self._reviews, clock)
         self._topics = Topics(self._repo, clock)
-        self._daily = Daily(self._repo, clock)
-        self._seasons = Seasons(self._repo, clock)
+        #: the daily deals: today's deal, its boards and streaks, the boards' posts
+        self.daily = Daily(self._repo, clock, self.worker_id)
+        #: the monthly seasons: their leaderboards and tallies, the champions' posts
+        self.seasons = Seasons(self._repo, clock, self.worker_id)
         self._tidying: asyncio.Task[None] | None = None
 
     # The timers and the repository exist before the turns they call on.
@@ -310,85 +311,6 @@ class SessionManager:
     async def end_chat(self, chat_id: int) -> list[Session]:
         """The bot left a chat: cancel every open session created there; returns them."""
         return await self._lobby.end_chat(chat_id)
-
-    # ------------------------------------------------------------ the daily deal
-
-    def today(self) -> int:
-        """The UTC day now (the daily deal's day: :func:`sessions.daily.day_of`)."""
-        return self._daily.today()
-
-    async def start_daily(
-        self, chat_id: int | None, user_id: int, name: str, game_id: str
-    ) -> Outcome:
-        """The user's one play of today's deal of ``game_id``, against strong computers
-        (Refusal ``daily_played``, ``unknown_game``)."""
-        return await self._daily.start(chat_id, user_id, name, game_id)
-
-    async def daily_standing(
-        self, user_id: int, game_id: str, day: int | None = None
-    ) -> Standing | None:
-        """The user's play of that day's deal and its places now (None: not played)."""
-        return await self._daily.standing(user_id, game_id, day)
-
-    async def daily_standings(self, user_id: int, day: int | None = None) -> list[Standing]:
-        """The user's plays of that day (default: today), by game."""
-        return await self._daily.standings(user_id, day)
-
-    async def daily_board(
-        self, game_id: str, chat_id: int | None = None, day: int | None = None
-    ) -> list[DailyRow]:
-        """The best plays of that day's deal: everybody's, or group ``chat_id``'s members'."""
-        return await self._daily.board(game_id, chat_id, day)
-
-    async def daily_players(
-        self, game_id: str, chat_id: int | None = None, day: int | None = None
-    ) -> int:
-        """How many finished that day's deal (of group ``chat_id``'s members)."""
-        return await self._daily.players(game_id, chat_id, day)
-
-    async def daily_games(self, chat_id: int, day: int | None = None) -> list[str]:
-        """The games whose deal of that day the group's members finished."""
-        return await self._daily.games_played(chat_id, day)
-
-    async def daily_boards_to_post(self, day: int) -> list[int]:
-        """Close that day's boards, once it is over: the groups whose post is not taken."""
-        return await self._daily.boards_to_post(day)
-
-    async def take_daily_post(self, day: int, chat_id: int) -> bool:
-        """Take the group's post of that day for this worker: True once in the cluster."""
-        return await self._daily.take_post(day, chat_id, self.worker_id)
-
-    async def daily_streak(self, user_id: int) -> Streak:
-        """The user's run of days with a daily deal finished, and their longest."""
-        return await self._daily.streak(user_id)
-
-    # ------------------------------------------------------------ seasons
-
-    def this_month(self) -> int:
-        """The season now: the UTC month (:func:`sessions.months.month_of`)."""
-        return self._seasons.this_month()
-
-    async def season_leaderboard(
-        self, scope: int, game_id: str | None = None, limit: int = LEADERBOARD_LIMIT
-    ) -> list[RatingRow]:
-        """This season's best ``limit`` ratings of a group chat or overall, per game."""
-        return await self._seasons.board(scope, game_id, limit)
-
-    async def season_tally(self, chat_id: int, game_id: str | None = None) -> list[TallyRow]:
-        """This season's tally of a chat: the matches finished there this month."""
-        return await self._seasons.tally(chat_id, game_id)
-
-    async def seasons_to_post(self, month: int) -> list[int]:
-        """Close season ``month`` once it is over: the groups whose post is not taken."""
-        return await self._seasons.to_post(month)
-
-    async def take_season_post(self, month: int, chat_id: int) -> bool:
-        """Take the group's champions' post of ``month`` for this worker (once, ever)."""
-        return await self._seasons.take_post(month, chat_id, self.worker_id)
-
-    async def season_champions(self, chat_id: int, month: int) -> list[Champions]:
-        """The best of each game rated in the group in season ``month``."""
-        return await self._seasons.champions(chat_id, month)
 
     # ------------------------------------------------------------ forum topics
 

@@ -38,9 +38,11 @@ class Champions:
 class Seasons:
     """The seasons of one :class:`~sessions.SessionManager`."""
 
-    def __init__(self, repo: Repository, clock: Clock) -> None:
+    def __init__(self, repo: Repository, clock: Clock, worker: str) -> None:
         self.repo = repo
         self._clock = clock
+        #: who takes a group's post here (this worker: :attr:`SessionManager.worker_id`)
+        self._worker = worker
 
     def this_month(self) -> int:
         """The season now (:func:`sessions.months.month_of`)."""
@@ -70,9 +72,9 @@ class Seasons:
             return []
         return await self.repo.seasons.open_season_posts(month)
 
-    async def take_post(self, month: int, chat_id: int, owner: str) -> bool:
+    async def take_post(self, month: int, chat_id: int) -> bool:
         """Take the group's champions' post of ``month``: True for one caller only, ever."""
-        return await self.repo.seasons.take_season_post(month, chat_id, owner, self._clock())
+        return await self.repo.seasons.take_season_post(month, chat_id, self._worker, self._clock())
 
     async def champions(self, chat_id: int, month: int) -> list[Champions]:
         """The best of each game rated in the group in season ``month``."""

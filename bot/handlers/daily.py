@@ -57,10 +57,10 @@ async def play_daily(kol: Koloda, update: Update, game_id: str, lang: str) -> No
     chat, user = update.effective_chat, current_user(update)
     assert chat is not None
     try:
-        outcome = await kol.manager.start_daily(chat.id, user.id, display_name(user), game_id)
+        outcome = await kol.manager.daily.start(chat.id, user.id, display_name(user), game_id)
     except Refusal as refusal:
         if refusal.code == "daily_played":
-            standing = await kol.manager.daily_standing(user.id, game_id)
+            standing = await kol.manager.daily.standing(user.id, game_id)
             if standing is not None:
                 again = render_standing(standing, lang, again=True, now=kol.manager.clock())
                 kol.presenter.reply(chat.id, again)
@@ -88,12 +88,12 @@ async def send_board(kol: Koloda, update: Update, game_text: str, lang: str) -> 
     if game_id is not None:
         games = [game_id]
     elif group:
-        games = await kol.manager.daily_games(chat.id)
+        games = await kol.manager.daily.games_played(chat.id)
     else:
         games = list(REGISTRY)
     scope = chat.id if group else None
-    boards = [(game, await kol.manager.daily_board(game, scope)) for game in games]
-    kol.presenter.reply(chat.id, render_board(kol.manager.today(), boards, lang, group=group))
+    boards = [(game, await kol.manager.daily.board(game, scope)) for game in games]
+    kol.presenter.reply(chat.id, render_board(kol.manager.daily.today(), boards, lang, group=group))
 
 
 async def on_daily_game(kol: Koloda, update: Update, press: DailyGame) -> str | None:

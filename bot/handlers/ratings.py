@@ -43,8 +43,8 @@ async def cmd_top(update: Update, context: KolodaContext) -> None:
         rows = await kol.manager.leaderboard(scope, game_id, most)
         kol.presenter.reply(chat.id, render_top(rows, scope, game_id, lang))
         return
-    rows = await kol.manager.season_leaderboard(scope, game_id, most)
-    month = month_text(kol.manager.this_month(), lang)
+    rows = await kol.manager.seasons.board(scope, game_id, most)
+    month = month_text(kol.manager.seasons.this_month(), lang)
     kol.presenter.reply(chat.id, render_top(rows, scope, game_id, lang, month))
 
 
@@ -59,7 +59,7 @@ async def cmd_stats(update: Update, context: KolodaContext) -> None:
     record = await kol.manager.user_stats(user.id)
     tally = render_tally(t(lang, "stats-title"), record, lang, "game")
     ratings = rating_lines(await kol.manager.user_ratings(user.id, OVERALL), lang)
-    streak = await kol.manager.daily_streak(user.id)
+    streak = await kol.manager.daily.streak(user.id)
     lines = [tally.text, *ratings]
     if streak.best:
         lines += ["", streak_line(streak, lang)]

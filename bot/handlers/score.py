@@ -40,8 +40,8 @@ async def cmd_score(update: Update, context: KolodaContext) -> None:
     key = "tally-title-game" if game_id else "tally-title"
     game = game_name(game_id, lang) if game_id else ""
     if season:
-        rows = await kol.manager.season_tally(chat.id, game_id)
-        month = month_text(kol.manager.this_month(), lang)
+        rows = await kol.manager.seasons.tally(chat.id, game_id)
+        month = month_text(kol.manager.seasons.this_month(), lang)
         title = t(lang, key + "-season", game=game, month=month)
     else:
         rows = await kol.manager.chat_tally(chat.id, game_id)

@@ -33,7 +33,7 @@ async def reviewing(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[tuple[Har
     computer = Reviewing()
     running = await start_harness(fake, db_dir / "koloda.sqlite3", computer)
     manager = running.kol.manager
-    await manager.store.daily_seed(manager.today(), "eleven", SEED)
+    await manager.store.daily_seed(manager.daily.today(), "eleven", SEED)
     yield running, computer
     computer.gate.set()  # a failed test must not leave a compare held
     await running.stop()

@@ -67,7 +67,7 @@ async def test_daily_in_a_private_chat(harness: Harness, fake: FakeTelegram) -> 
     await harness.command(ann, private, "/daily eleven")
     manager = harness.kol.manager
     (session,) = await manager.sessions_of_user(ann.id)
-    assert session.daily == manager.today() and session.seed is not None
+    assert session.daily == manager.daily.today() and session.seed is not None
     seal = short_hash(session.seed)
     start = fake.last_message(private, "The same cards for everybody")
     assert start is not None and seal in start.text
@@ -163,7 +163,7 @@ async def a_day_played(manager: SessionManager) -> None:
     await make_member(manager, OTHER, (1, "Ann"))
     await make_member(manager, QUIET, (3, "Cy"))
     for user, name in ((1, "Ann"), (2, "Bob")):
-        session = (await manager.start_daily(user, user, name, "eleven")).session
+        session = (await manager.daily.start(user, user, name, "eleven")).session
         await finish(manager, session, user)
 
 

@@ -76,15 +76,15 @@ async def test_a_match_counts_in_the_month_it_finished_and_all_time(
     try:
         await named(manager, (1, "Ann"), (2, "Bob"))
         await match_in(manager, GROUP, (1, 2))  # 31 October, 23:58 and a bit
-        assert manager.this_month() == OCTOBER
-        october = await manager.season_leaderboard(GROUP, "eleven")
+        assert manager.seasons.this_month() == OCTOBER
+        october = await manager.seasons.board(GROUP, "eleven")
         assert sorted(r.rating.played for r in october) == [1, 1]
         clock.advance(3 * 60)  # 1 November, 00:01
-        assert manager.this_month() == OCTOBER + 1
-        assert await manager.season_leaderboard(GROUP) == []  # a new season: empty
-        assert await manager.season_tally(GROUP) == []
+        assert manager.seasons.this_month() == OCTOBER + 1
+        assert await manager.seasons.board(GROUP) == []  # a new season: empty
+        assert await manager.seasons.tally(GROUP) == []
         second = await match_in(manager, GROUP, (1, 2))
-        november = await manager.season_leaderboard(GROUP, "eleven")
+        november = await manager.seasons.board(GROUP, "eleven")
         assert sorted(r.rating.played for r in november) == [1, 1]
         all_time = await manager.leaderboard(GROUP, "eleven")
         assert sorted(r.rating.played for r in all_time) == [2, 2]
@@ -92,7 +92,7 @@ async def test_a_match_counts_in_the_month_it_finished_and_all_time(
         changes = await manager.store.rating_changes(second.id)
         before = {c.user_id: c.before.played for c in changes if c.scope == GROUP}
         assert before == {1: 1, 2: 1}
-        assert [r.played for r in await manager.season_tally(GROUP, "eleven")] == [1, 1]
+        assert [r.played for r in await manager.seasons.tally(GROUP, "eleven")] == [1, 1]
         assert [r.played for r in await manager.chat_tally(GROUP, "eleven")] == [2, 2]
         still = await manager.store.season_leaderboard(OCTOBER, GROUP, "eleven")
         assert still == october
@@ -118,13 +118,13 @@ async def test_daily_deals_stay_out_of_the_seasons(tmp_path: Path, clock: FakeCl
     manager = await SessionManager.open(f"sqlite:///{tmp_path / 'd.sqlite3'}", FirstLegal(),
                                         clock)
     try:
-        daily = (await manager.start_daily(1, 1, "Ann", "eleven")).session
+        daily = (await manager.daily.start(1, 1, "Ann", "eleven")).session
         await play_alone(manager, daily.id, 1)
-        assert (await manager.daily_standing(1, "eleven")) is not None  # it was played
-        assert await manager.season_leaderboard(OVERALL) == []
-        assert await manager.season_tally(1) == []
+        assert (await manager.daily.standing(1, "eleven")) is not None  # it was played
+        assert await manager.seasons.board(OVERALL) == []
+        assert await manager.seasons.tally(1) == []
         clock.advance(DAY)
-        assert await manager.seasons_to_post(OCTOBER) == []
+        assert await manager.seasons.to_post(OCTOBER) == []
     finally:
         await manager.close()
 
@@ -157,7 +157,7 @@ async def test_top_season_and_score_season(harness: Harness, fake: FakeTelegram)
     manager = harness.kol.manager
     await rated_last_month(manager.store, group.id, (ann.id, bob.id), manager.clock())
     await match_in(manager, group.id, (ann.id, bob.id))
-    month = month_text(manager.this_month(), "en")
+    month = month_text(manager.seasons.this_month(), "en")
 
     await harness.command(ann, group.id, "/top season")
     season = fake.last_message(group.id)
@@ -216,7 +216,7 @@ async def test_the_champions_are_posted_once_across_a_restart(
     posts = RecordedPosts()
     await a_month_played(manager)
     assert await seasons(manager, posts).close() == 0  # the month is not over
-    assert await manager.seasons_to_post(OCTOBER) == []  # nor asked for while it runs
+    assert await manager.seasons.to_post(OCTOBER) == []  # nor asked for while it runs
     clock.advance(5 * 60)  # November
     assert await seasons(manager, posts).close() == 2
     assert await seasons(manager, posts).close() == 0

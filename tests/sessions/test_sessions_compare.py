@@ -82,8 +82,8 @@ async def play(
 ) -> Session:
     """The user's daily deal of ``game_id`` with ``pick`` choosing at each decision with a
     choice, until it is over (or ``deals`` deals are)."""
-    await manager.store.daily_seed(manager.today(), game_id, SEED)
-    session = (await manager.start_daily(user, user, f"P{user}", game_id)).session
+    await manager.store.daily_seed(manager.daily.today(), game_id, SEED)
+    session = (await manager.daily.start(user, user, f"P{user}", game_id)).session
     decided = 0
     for _ in range(5000):
         await manager.idle()
@@ -147,7 +147,7 @@ async def test_the_rival_is_the_runner_up_when_you_top_the_board(
         BOB: await play(manager, BOB, "king", last),
         CY: await play(manager, CY, "king", last_at(2, 4, 6)),
     }
-    board = await manager.daily_board("king")
+    board = await manager.daily.board("king")
     assert len(board) == 3
     assert [row.user_id for row in board] == [ANN, BOB, CY]  # the seed's deal does that
     assert [row.place for row in board] == [1, 2, 3]
