@@ -290,7 +290,9 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         if lane is None:
             lane = self._lanes[chat_id] = Lane()
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        lane.queue.append(Waiting(priority, next(self._order), now, turn, urgency, ripe, URGENT))
+        lane.queue.append(
+            Waiting(priority, next(self._order), now, turn, urgency, ripe, young=URGENT)
+        )
         if lane.pump is None or lane.pump.done():
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)
