@@ -30,8 +30,8 @@ from typing import Any
 
 from games import REGISTRY
 from games.cards import is_card
+from games.melds import meld_cards
 from games.record import DealRecord, deal_records
-from games.rummy import meld_cards
 from sessions.daily import revealed
 from sessions.model import Refusal
 from sessions.repository import Repository

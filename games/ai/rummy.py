@@ -20,17 +20,16 @@ from typing import Any
 
 from games.ai.playbook import Playbook, policy_rollout, score_margin
 from games.base import Event, Game, View
-from games.rummy import (
+from games.melds import (
     CARD_POINTS,
     RUN_POSITION,
-    Rummy,
     hand_points,
-    hand_size,
     layoff_cards,
     meld_cards,
     run_codes,
     set_codes,
 )
+from games.rummy import Rummy, hand_size
 
 #: A truncated playout scores the hands' card values at this fraction.
 UNFINISHED_WEIGHT = 0.5
