@@ -36,14 +36,14 @@ from games.ai.compact import (
 )
 from games.base import Event, View
 from games.cards import SUITS
-from games.king import (
+from games.king import known_absent
+from games.king_contracts import (
     HEART_LEAD_BANNED,
     KING_OF_HEARTS,
     TRUMP_TRICK,
     card_penalty,
     deck_for,
     king_forced,
-    known_absent,
 )
 
 HEARTS = SUITS.index("H")

@@ -35,7 +35,8 @@ from games.ai.trickplay import (
 )
 from games.base import Game, View
 from games.cards import SUITS, strength
-from games.king import LADDER, King, card_penalty
+from games.king import LADDER, King
+from games.king_contracts import card_penalty
 
 #: The opponent model's spread: naming a suit d cards shorter than the longest has
 #: weight exp(-d² / 2·TRUMP_SPREAD²).

@@ -19,7 +19,8 @@ from games.ai.ismcts import Rollout, score_rewards
 from games.base import Event, Game, View
 from games.cards import make_deck
 from games.eleven import Eleven
-from games.king import King, contracts_for, deck_for, known_absent
+from games.king import King, known_absent
+from games.king_contracts import contracts_for, deck_for
 from games.oh_hell import OhHell
 from games.two_ten_jack import TwoTenJack, _drawn_in_time, _fits, _voids
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from games import REGISTRY, BadOptions, Event, IllegalAction
 from games.cards import SUITS, make_deck
-from games.king import (
+from games.king import King
+from games.king_contracts import (
     NEGATIVE,
-    King,
     contracts_for,
     penalty_for,
     penalty_total,
