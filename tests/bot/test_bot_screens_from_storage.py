@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cluster import newest_screens
+from bot.cluster import newest_screens, turn_hands
 from bot.present import Presenter
 from bot.render.common import Screen
 from games import REGISTRY
@@ -111,5 +111,28 @@ async def test_a_turn_taken_for_a_superseded_screen_draws_the_stored_newest(
         )
         assert await newest(session.id, ephemeral_purpose(9)) is None
         assert await newest(session.id + 1, TABLE) is None
+    finally:
+        await manager.close()
+
+
+async def test_the_turn_drawn_instead_is_the_hand_of_the_player_to_move(
+    tmp_path: Path,
+) -> None:
+    """What a worker draws first in such a turn (``bot.cluster.turn_hands``): the
+    ephemeral hand of the player to move, with her turn's buttons, as stored now; nothing
+    for a session that is not there."""
+    clock = FakeClock()
+    manager = await open_manager(tmp_path / "turn.sqlite3", FirstLegal(), clock)
+    try:
+        session = await _into_second_deal(manager, "king")
+        presenter = Presenter(_NoDelivery(), Preferences(manager.store), "koloda_bot")  # type: ignore[arg-type]
+        turn = turn_hands(manager, presenter)
+        seat = session.to_move
+        assert seat is not None
+        assert await turn(session.id) == (
+            ephemeral_purpose(seat), presenter.hand_screen(session, seat, "en", False),
+            session.version,
+        )
+        assert await turn(session.id + 1) is None
     finally:
         await manager.close()

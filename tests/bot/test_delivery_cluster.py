@@ -23,7 +23,7 @@ from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
 from tests.support.fake_clock import FakeClock
 
-GROUP, ANN = -100, 1001
+GROUP, ANN, BEN = -100, 1001, 1002
 TABLE = "table"
 
 
@@ -357,3 +357,76 @@ async def both_wait(limiter: FloodLimiter) -> None:
     """Until two requests wait for the group's next slot."""
     while limiter.waiting(GROUP) < 2:
         await asyncio.sleep(0.001)
+
+
+async def test_a_turn_booked_for_a_hand_another_worker_drew_goes_to_the_next_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with Ann's ephemeral hand carrying her turn's
+    buttons (version 25). Meanwhile worker b draws it in a turn of its own, and Ann
+    plays through b (version 28: Ben's turn). When a's turn opens, Ann's hand has only
+    the card she played to show, which may wait; Ben's buttons go in that turn instead,
+    not in b's own turn a slot later."""
+    session = await a_session(store)
+    ann, ben = ephemeral_purpose(0), ephemeral_purpose(1)
+    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=24, wanted=25,
+                                                receiver=ANN))
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=24, wanted=24,
+                                                receiver=BEN))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        return screen(f"{purpose} v28"), 28
+
+    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+        return ben, screen("Ben's turn v28"), 28
+
+    first.draw_newest(newest, turn)
+    first.show_ephemeral(session, ann, screen("Ann's turn v25"), 25, urgent=True)
+    await asyncio.wait_for(booked.wait(), 5)
+    # b drew Ann's turn, then committed Ann's move
+    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=25, wanted=28,
+                                                receiver=ANN))
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=24, wanted=28,
+                                                receiver=BEN))
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v28")]
+    shown = {ref.purpose: ref.shown for ref in await store.messages_of(session)}
+    assert shown == {ann: 25, ben: 28}
+    for purpose in (ann, ben):  # a gave both leases back
+        wall = clock.wall()
+        assert await store.lease_message(session, purpose, GROUP, "c", wall, wall + 1) is not None
+
+
+async def test_a_turn_for_a_superseded_screen_draws_its_newest_if_the_turn_is_shown(
+    store: Store, clock: FakeClock
+) -> None:
+    """As before, but b drew Ben's turn too: a's turn then draws the newest screen of
+    the message it was taken for (the turn is not drawn twice)."""
+    session = await a_session(store)
+    ann, ben = ephemeral_purpose(0), ephemeral_purpose(1)
+    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=24, wanted=25,
+                                                receiver=ANN))
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=28, wanted=28,
+                                                receiver=BEN))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        return screen(f"{purpose} v28"), 28
+
+    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+        return ben, screen("Ben's turn v28"), 28
+
+    first.draw_newest(newest, turn)
+    first.show_ephemeral(session, ann, screen("Ann's turn v25"), 25, urgent=True)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=25, wanted=28,
+                                                receiver=ANN))
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, f"{ann} v28")]
