@@ -9,9 +9,10 @@ or a newer one, or a newer one was committed (the worker that committed it
 delivers it).
 
 A chat's turn booked for a screen that another worker's commit superseded while it
-waited is not lost, though: it draws the session's turn (the ephemeral hand of the
-player to move, :data:`TurnHand`) if that is behind in the chat, else the message's
-newest screen from the store (:data:`Newest`); the committing worker, its own turn
+waited is not lost, though: it draws the message's newest screen from the store
+(:data:`Newest`) — or, if it was taken for another player's ephemeral hand, the
+session's turn (the ephemeral hand of the player to move, :data:`TurnHand`) if that
+is behind in the chat; the committing worker, its own turn
 come, finds it shown. (A turn booked for Ann's hand while it carried her turn's
 buttons, which the other worker drew meanwhile, would otherwise show her only the
 card she played since, while Ben's turn waits a slot or two in the other worker.)
@@ -118,10 +119,11 @@ class Leases:
 
     async def _turn_instead(self, slot: Slot, draw: Draw) -> bool:
         """Draw the session's turn (its player's ephemeral hand) in a chat's turn taken
-        for another message that needs nothing now, if the turn's message is in this
-        chat and behind, and no other worker is drawing it this moment: whether it was
-        drawn."""
-        if self.turn is None or slot.chat_id > 0:  # ephemeral hands are in groups
+        for another player's ephemeral hand that needs nothing now, if the turn's message
+        is in this chat and behind, and no other worker is drawing it this moment:
+        whether it was drawn. (A turn taken for a table draws the newest table: a busy
+        group's table goes only in such turns once the hands take the others.)"""
+        if self.turn is None or slot.ephemeral_for is None:
             return False
         found = await self.turn(slot.session_id)
         if found is None or found[0] == slot.purpose:

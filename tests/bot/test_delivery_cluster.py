@@ -430,3 +430,35 @@ async def test_a_turn_for_a_superseded_screen_draws_its_newest_if_the_turn_is_sh
     opens.set()
     await asyncio.wait_for(first.flush(), 5)
     assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, f"{ann} v28")]
+
+
+async def test_a_turn_booked_for_a_superseded_table_draws_the_newest_table(
+    store: Store, clock: FakeClock
+) -> None:
+    """A turn taken for the table draws the newest table even while the turn's hand is
+    behind: in a busy group the hands take every other turn, and the table would go
+    only when a worker's own turn for it comes."""
+    session = await a_session(store)
+    ben = ephemeral_purpose(1)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=2,
+                                                receiver=BEN))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        return screen(f"{purpose} v4"), 4
+
+    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+        return ben, screen("Ben's turn v4"), 4
+
+    first.draw_newest(newest, turn)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3, table=True)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=4))  # b's commit
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=4,
+                                                receiver=BEN))
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "edit", GROUP, "table v4")]
