@@ -10,12 +10,13 @@ delivers it).
 
 A chat's turn booked for a screen that another worker's commit superseded while it
 waited is not lost, though: it draws the message's newest screen from the store
-(:data:`Newest`) — or, if it was taken for another player's ephemeral hand, the
-session's turn (the ephemeral hand of the player to move, :data:`TurnHand`) if that
-is behind in the chat; the committing worker, its own turn
-come, finds it shown. (A turn booked for Ann's hand while it carried her turn's
-buttons, which the other worker drew meanwhile, would otherwise show her only the
-card she played since, while Ben's turn waits a slot or two in the other worker.)
+(:data:`Newest`), or the session's turn (the ephemeral hand of the player to move,
+:data:`TurnHand`) if that is behind in the chat — first if the turn was taken for
+another player's hand, else if the message it was taken for needs nothing. The
+committing worker, its own turn come, finds it shown. (A turn booked for Ann's hand
+while it carried her turn's buttons, which the other worker drew meanwhile, would
+otherwise show her only the card she played since, or nothing, while Ben's turn
+waits a slot or two in the other worker.)
 """
 
 from __future__ import annotations
@@ -82,12 +83,16 @@ class Leases:
         drawn: Drawn | None = None
         try:
             if not slot.repost and superseded(slot, ref.shown, ref.wanted, version):
-                if await self._turn_instead(slot, draw):
+                # the chat's turn is ours: a hand gives it to the player to move first,
+                # a table to its newest screen first
+                hand = slot.ephemeral_for is not None
+                if hand and await self._turn_instead(slot, draw):
                     return Drawn.DRAWN  # this message was not drawn: its lease goes back
                 newer = await self._newer(slot, ref, version)
                 if newer is None:
-                    return None
-                screen, version = newer  # the chat's turn is ours: the newest goes in it
+                    turn = not hand and await self._turn_instead(slot, draw)
+                    return Drawn.DRAWN if turn else None
+                screen, version = newer
             slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
             if slot.ephemeral_for is not None:
                 if slot.message_id is None or ref.receiver is None:
@@ -119,11 +124,12 @@ class Leases:
 
     async def _turn_instead(self, slot: Slot, draw: Draw) -> bool:
         """Draw the session's turn (its player's ephemeral hand) in a chat's turn taken
-        for another player's ephemeral hand that needs nothing now, if the turn's message
-        is in this chat and behind, and no other worker is drawing it this moment:
-        whether it was drawn. (A turn taken for a table draws the newest table: a busy
-        group's table goes only in such turns once the hands take the others.)"""
-        if self.turn is None or slot.ephemeral_for is None:
+        for another message that needs nothing now, if the turn's message is in this
+        chat and behind, and no other worker is drawing it this moment: whether it was
+        drawn. (A turn taken for a table draws the newest table first, if that is
+        behind: a busy group's table goes only in such turns once the hands take the
+        others.)"""
+        if self.turn is None or slot.chat_id > 0:  # ephemeral hands are in groups
             return False
         found = await self.turn(slot.session_id)
         if found is None or found[0] == slot.purpose:

@@ -462,3 +462,39 @@ async def test_a_turn_booked_for_a_superseded_table_draws_the_newest_table(
     opens.set()
     await asyncio.wait_for(first.flush(), 5)
     assert telegram.arrived == [("a", "edit", GROUP, "table v4")]
+
+
+async def test_a_turn_booked_for_a_table_another_worker_drew_goes_to_the_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with the table's version 3; worker b commits
+    version 4 (Ben's turn) and draws that table in a turn of its own, while Ben's hand
+    waits for b's next one. a's turn, with no table to draw, draws Ben's buttons rather
+    than go out empty."""
+    session = await a_session(store)
+    ben = ephemeral_purpose(1)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=2,
+                                                receiver=BEN))
+    telegram = Telegram()
+    first = worker(store, telegram.bot("a"), "a", clock)
+    booked, opens = slot_opens_later(first)
+
+    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
+        raise AssertionError("the table shows the newest: nothing to draw")
+
+    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+        return ben, screen("Ben's turn v4"), 4
+
+    first.draw_newest(newest, turn)
+    first.show(session, TABLE, GROUP, screen("table v3"), 3, table=True)
+    await asyncio.wait_for(booked.wait(), 5)
+    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # b drew it
+    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=4,
+                                                receiver=BEN))
+    opens.set()
+    await asyncio.wait_for(first.flush(), 5)
+    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
+    assert {ref.purpose: ref.shown for ref in await store.messages_of(session)} == {
+        TABLE: 4, ben: 4
+    }
