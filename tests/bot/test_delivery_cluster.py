@@ -357,79 +357,95 @@ async def both_wait(limiter: FloodLimiter) -> None:
     """Until two requests wait for the group's next slot."""
     while limiter.waiting(GROUP) < 2:
         await asyncio.sleep(0.001)
+ANNS, BENS = ephemeral_purpose(0), ephemeral_purpose(1)
+
+
+class Superseded:
+    """Worker a waits for the group's turn with one message of a session whose other
+    messages are stored as given; the test then commits as worker b (writes the stored
+    rows) and opens the turn. a draws what the store says in it: the message's newest
+    screen (``"<purpose> v<version>"``), or Ben's turn (``"Ben's turn v<version>"``)."""
+
+    def __init__(self, store: Store, clock: FakeClock) -> None:
+        self.store = store
+        self.telegram = Telegram()
+        self.first = worker(store, self.telegram.bot("a"), "a", clock)
+        self.booked, self.opens = slot_opens_later(self.first)
+        self.session = 0
+        self.newest_drawn: list[str] = []
+
+    async def stored(self, *refs: MessageRef) -> None:
+        """The session (made on the first call) with these messages as stored."""
+        if not self.session:
+            self.session = await a_session(self.store)
+        for ref in refs:
+            await self.store.set_message(self.session, ref)
+
+    async def waits(self, purpose: str, version: int) -> None:
+        """a asks for the group's turn for ``purpose`` at ``version`` and waits for it;
+        the session is at ``version + 1`` when it opens, with Ben to move."""
+
+        async def newest(session_id: int, drawn: str) -> tuple[Screen, int] | None:
+            self.newest_drawn.append(drawn)
+            return screen(f"{drawn} v{version + 1}"), version + 1
+
+        async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+            return BENS, screen(f"Ben's turn v{version + 1}"), version + 1
+
+        self.first.draw_newest(newest, turn)
+        if purpose == TABLE:
+            self.first.show(self.session, TABLE, GROUP, screen(f"table v{version}"), version,
+                            table=True)
+        else:
+            self.first.show_ephemeral(self.session, purpose, screen(f"{purpose} v{version}"),
+                                      version, urgent=True)
+        await asyncio.wait_for(self.booked.wait(), 5)
+
+    async def opened(self) -> list[tuple[str, str, int, str]]:
+        """Open a's turn: what arrived at Telegram."""
+        self.opens.set()
+        await asyncio.wait_for(self.first.flush(), 5)
+        return self.telegram.arrived
+
+    async def shown(self) -> dict[str, int]:
+        """What each stored message shows."""
+        return {ref.purpose: ref.shown for ref in await self.store.messages_of(self.session)}
+
+
+def hand(purpose: str, user: int, shown: int, wanted: int) -> MessageRef:
+    """An ephemeral hand in the group as stored."""
+    return MessageRef(purpose, GROUP, 900 + user % 10, shown=shown, wanted=wanted, receiver=user)
 
 
 async def test_a_turn_booked_for_a_hand_another_worker_drew_goes_to_the_next_turn(
     store: Store, clock: FakeClock
 ) -> None:
     """Worker a waits for the group's turn with Ann's ephemeral hand carrying her turn's
-    buttons (version 25). Meanwhile worker b draws it in a turn of its own, and Ann
-    plays through b (version 28: Ben's turn). When a's turn opens, Ann's hand has only
+    buttons (version 3). Meanwhile worker b draws it in a turn of its own, and Ann
+    plays through b (version 4: Ben's turn). When a's turn opens, Ann's hand has only
     the card she played to show, which may wait; Ben's buttons go in that turn instead,
     not in b's own turn a slot later."""
-    session = await a_session(store)
-    ann, ben = ephemeral_purpose(0), ephemeral_purpose(1)
-    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=24, wanted=25,
-                                                receiver=ANN))
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=24, wanted=24,
-                                                receiver=BEN))
-    telegram = Telegram()
-    first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = slot_opens_later(first)
-
-    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
-        return screen(f"{purpose} v28"), 28
-
-    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
-        return ben, screen("Ben's turn v28"), 28
-
-    first.draw_newest(newest, turn)
-    first.show_ephemeral(session, ann, screen("Ann's turn v25"), 25, urgent=True)
-    await asyncio.wait_for(booked.wait(), 5)
-    # b drew Ann's turn, then committed Ann's move
-    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=25, wanted=28,
-                                                receiver=ANN))
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=24, wanted=28,
-                                                receiver=BEN))
-    opens.set()
-    await asyncio.wait_for(first.flush(), 5)
-    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v28")]
-    shown = {ref.purpose: ref.shown for ref in await store.messages_of(session)}
-    assert shown == {ann: 25, ben: 28}
-    for purpose in (ann, ben):  # a gave both leases back
+    race = Superseded(store, clock)
+    await race.stored(hand(ANNS, ANN, 2, 3), hand(BENS, BEN, 2, 2))
+    await race.waits(ANNS, 3)
+    await race.stored(hand(ANNS, ANN, 3, 4), hand(BENS, BEN, 2, 4))  # b drew, then committed
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
+    assert await race.shown() == {ANNS: 3, BENS: 4}
+    for purpose in (ANNS, BENS):  # a gave both leases back
         wall = clock.wall()
-        assert await store.lease_message(session, purpose, GROUP, "c", wall, wall + 1) is not None
+        assert await store.lease_message(race.session, purpose, GROUP, "c", wall, wall + 1)
 
 
-async def test_a_turn_for_a_superseded_screen_draws_its_newest_if_the_turn_is_shown(
+async def test_a_turn_for_a_superseded_hand_draws_its_newest_if_the_turn_is_shown(
     store: Store, clock: FakeClock
 ) -> None:
     """As before, but b drew Ben's turn too: a's turn then draws the newest screen of
-    the message it was taken for (the turn is not drawn twice)."""
-    session = await a_session(store)
-    ann, ben = ephemeral_purpose(0), ephemeral_purpose(1)
-    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=24, wanted=25,
-                                                receiver=ANN))
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=28, wanted=28,
-                                                receiver=BEN))
-    telegram = Telegram()
-    first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = slot_opens_later(first)
-
-    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
-        return screen(f"{purpose} v28"), 28
-
-    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
-        return ben, screen("Ben's turn v28"), 28
-
-    first.draw_newest(newest, turn)
-    first.show_ephemeral(session, ann, screen("Ann's turn v25"), 25, urgent=True)
-    await asyncio.wait_for(booked.wait(), 5)
-    await store.set_message(session, MessageRef(ann, GROUP, 900, shown=25, wanted=28,
-                                                receiver=ANN))
-    opens.set()
-    await asyncio.wait_for(first.flush(), 5)
-    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, f"{ann} v28")]
+    the hand it was taken for (the turn is not drawn twice)."""
+    race = Superseded(store, clock)
+    await race.stored(hand(ANNS, ANN, 2, 3), hand(BENS, BEN, 4, 4))
+    await race.waits(ANNS, 3)
+    await race.stored(hand(ANNS, ANN, 3, 4))
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, f"{ANNS} v4")]
 
 
 async def test_a_turn_booked_for_a_superseded_table_draws_the_newest_table(
@@ -438,30 +454,11 @@ async def test_a_turn_booked_for_a_superseded_table_draws_the_newest_table(
     """A turn taken for the table draws the newest table even while the turn's hand is
     behind: in a busy group the hands take every other turn, and the table would go
     only when a worker's own turn for it comes."""
-    session = await a_session(store)
-    ben = ephemeral_purpose(1)
-    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=2,
-                                                receiver=BEN))
-    telegram = Telegram()
-    first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = slot_opens_later(first)
-
-    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
-        return screen(f"{purpose} v4"), 4
-
-    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
-        return ben, screen("Ben's turn v4"), 4
-
-    first.draw_newest(newest, turn)
-    first.show(session, TABLE, GROUP, screen("table v3"), 3, table=True)
-    await asyncio.wait_for(booked.wait(), 5)
-    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=4))  # b's commit
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=4,
-                                                receiver=BEN))
-    opens.set()
-    await asyncio.wait_for(first.flush(), 5)
-    assert telegram.arrived == [("a", "edit", GROUP, "table v4")]
+    race = Superseded(store, clock)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=3), hand(BENS, BEN, 2, 2))
+    await race.waits(TABLE, 3)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=4), hand(BENS, BEN, 2, 4))
+    assert await race.opened() == [("a", "edit", GROUP, "table v4")]
 
 
 async def test_a_turn_booked_for_a_table_another_worker_drew_goes_to_the_turn(
@@ -471,30 +468,10 @@ async def test_a_turn_booked_for_a_table_another_worker_drew_goes_to_the_turn(
     version 4 (Ben's turn) and draws that table in a turn of its own, while Ben's hand
     waits for b's next one. a's turn, with no table to draw, draws Ben's buttons rather
     than go out empty."""
-    session = await a_session(store)
-    ben = ephemeral_purpose(1)
-    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=2, wanted=3))
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=2,
-                                                receiver=BEN))
-    telegram = Telegram()
-    first = worker(store, telegram.bot("a"), "a", clock)
-    booked, opens = slot_opens_later(first)
-
-    async def newest(session_id: int, purpose: str) -> tuple[Screen, int] | None:
-        raise AssertionError("the table shows the newest: nothing to draw")
-
-    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
-        return ben, screen("Ben's turn v4"), 4
-
-    first.draw_newest(newest, turn)
-    first.show(session, TABLE, GROUP, screen("table v3"), 3, table=True)
-    await asyncio.wait_for(booked.wait(), 5)
-    await store.set_message(session, MessageRef(TABLE, GROUP, 7, shown=4, wanted=4))  # b drew it
-    await store.set_message(session, MessageRef(ben, GROUP, 901, shown=2, wanted=4,
-                                                receiver=BEN))
-    opens.set()
-    await asyncio.wait_for(first.flush(), 5)
-    assert telegram.arrived == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
-    assert {ref.purpose: ref.shown for ref in await store.messages_of(session)} == {
-        TABLE: 4, ben: 4
-    }
+    race = Superseded(store, clock)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=3), hand(BENS, BEN, 2, 2))
+    await race.waits(TABLE, 3)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=4, wanted=4), hand(BENS, BEN, 2, 4))
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
+    assert await race.shown() == {TABLE: 4, BENS: 4}
+    assert race.newest_drawn == []  # the table shows the newest: nothing of it drawn
