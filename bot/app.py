@@ -26,7 +26,7 @@ from telegram.error import TelegramError
 from telegram.ext import ApplicationBuilder
 from telegram.request import HTTPXRequest
 
-from bot.cluster import Cluster, Pulse, newest_screens
+from bot.cluster import Cluster, Pulse, newest_screens, turn_hands
 from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.daily import DailyBoards
@@ -163,8 +163,9 @@ async def startup(app: KolodaApp) -> None:
         delivery, prefs, app.bot.username,
         miniapp_url=settings.miniapp_url, miniapp_name=settings.miniapp_name,
     )
-    if settings.shared:  # a turn booked for a screen superseded meanwhile draws the newest
-        delivery.draw_newest(newest_screens(manager, presenter))
+    if settings.shared:  # a turn booked for a screen superseded meanwhile draws the
+        # turn's hand if that is behind, else the newest screen
+        delivery.draw_newest(newest_screens(manager, presenter), turn_hands(manager, presenter))
     kol = Koloda(manager, prefs, messages, delivery, presenter)
     if settings.miniapp_url is not None:
         await _start_miniapp(app, kol)

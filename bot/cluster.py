@@ -34,8 +34,10 @@ found dead meanwhile, so a worker uses a booked slot only while its own beats st
 If the message's worker is alive but slow, it finds the message drawn when its
 turn comes and sends nothing: each send or edit takes the message's delivery
 lease and reads what the message shows first (``Delivery``); and a chat's turn it
-took meanwhile draws the newest screen instead (:func:`newest_screens`), so a turn
-booked in the shared budget is not lost.
+took meanwhile draws the session's turn (its player's ephemeral hand, if that is
+behind: :func:`turn_hands`) or else the newest screen instead (:func:`newest_screens`),
+so a turn booked in the shared budget is not lost, nor spent on a screen that may wait
+while the player to move waits for her buttons.
 """
 
 from __future__ import annotations
@@ -45,11 +47,11 @@ import contextlib
 import logging
 
 from bot.clock import Clock, LoopClock, sleep_unless
-from bot.delivery.leases import Newest
+from bot.delivery.leases import Newest, TurnHand
 from bot.periodic import Periodic
 from bot.present import Presenter
 from bot.render.common import Screen
-from sessions import Refusal, SessionManager
+from sessions import Refusal, SessionManager, ephemeral_purpose
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -224,3 +226,23 @@ def newest_screens(manager: SessionManager, presenter: Presenter) -> Newest:
         return None if shown is None else (shown, session.version)
 
     return newest
+
+
+def turn_hands(manager: SessionManager, presenter: Presenter) -> TurnHand:
+    """What delivery draws first in a chat's turn it took for a screen another worker's
+    newer commit superseded meanwhile: the ephemeral hand of the player to move, its
+    screen as stored now, and the version (delivery draws it only if that message is
+    behind)."""
+
+    async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+        try:
+            session = await manager.get(session_id)
+        except Refusal:  # deleted meanwhile
+            return None
+        if session.status != "running" or session.to_move is None:
+            return None
+        purpose = ephemeral_purpose(session.to_move)
+        shown = await presenter.newest(session, purpose)
+        return None if shown is None else (purpose, shown, session.version)
+
+    return turn

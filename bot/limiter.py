@@ -14,8 +14,8 @@ it answers 429 ``retry_after``. :class:`FloodLimiter` is PTB's
   then the oldest: a table's screen before a command's reply, a player waiting to
   see their turn before other hands, ``rate_limit_args={"priority": 0}``; a running
   table's screen ages, :data:`bot.queueing.TABLE`); a waiting request whose message
-  became more urgent meanwhile (``wait_turn(..., urgency=slot)``) is ranked by what
-  it carries now;
+  changed meanwhile (``wait_turn(..., urgency=slot)``) is ranked by what it carries
+  now;
 - a 429 is waited out (the chat and the whole bot hold back) and the call made
   again.
 
@@ -206,8 +206,8 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
         self, chat_id: int | None, priority: int = NORMAL, *, urgency: Urgency | None = None
     ) -> None:
         """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
-        and count it as sent now. ``urgency``: what the request carries may grow more
-        urgent while it waits (then it is ranked by its ``priority`` then)."""
+        and count it as sent now. ``urgency``: what the request carries may change while
+        it waits (it is then ranked by ``urgency.priority`` whenever a slot opens)."""
         asked = self.clock.now()
         if self.limits.overall is not None:
             self._demand.note(OVERALL, self.limits.overall, asked)

@@ -5,8 +5,10 @@ When requests queue for a chat's next slot or for the bot's overall pace
 here, at the time the slot opens:
 
 - the most urgent goes first (lower :data:`URGENT` … :data:`REPLY` first), then
-  the oldest; a waiting request whose message became more urgent meanwhile
-  (:class:`Urgency`) is ranked by what it carries now;
+  the oldest; a waiting request whose message changed meanwhile (:class:`Urgency`)
+  is ranked by what it carries now: more urgent if it now carries its player's turn,
+  less if the turn has passed (its slot then draws the newest screen, which no longer
+  has the turn's buttons, so a turn that came since must not wait behind it);
 - a running table's screen (:data:`TABLE`) ages: until it has waited :data:`RIPE`
   of its group's intervals it is young, and ranks after the turns' hands — for the
   overall pace after every ``NORMAL`` screen (the private hands), in its group's
@@ -56,8 +58,8 @@ RIPE = 1.0
 
 
 class Urgency(Protocol):
-    """What a waiting request carries may grow more urgent while it waits (a delivery
-    slot's newest screen): its ``priority`` is read each time a slot is handed out."""
+    """What a waiting request carries may change while it waits (a delivery slot's
+    newest screen): its ``priority`` is read each time a slot is handed out."""
 
     priority: int
 
@@ -79,11 +81,9 @@ class Waiting:
 
     def rank(self, now: float) -> tuple[int, int, int]:
         """(priority at ``now``, after its peers, order): the most urgent first, then the
-        oldest; a request only ever grows more urgent while it waits."""
-        level = self._level(self.priority, now)
-        if self.urgency is not None:
-            level = min(level, self._level(self.urgency.priority, now))
-        return (*level, self.order)
+        oldest; a request with an :class:`Urgency` by what it carries now."""
+        priority = self.priority if self.urgency is None else self.urgency.priority
+        return (*self._level(priority, now), self.order)
 
     def _level(self, priority: int, now: float) -> tuple[int, int]:
         """(priority, 1 if it goes after the others of that priority): a young table's
@@ -95,8 +95,8 @@ class Waiting:
 
 def first(queue: list[Waiting], now: float) -> Waiting:
     """The request a slot opening ``now`` goes to, taken out of ``queue``: the most
-    urgent, then the oldest (a linear look, not a heap: a waiting request may have
-    grown more urgent)."""
+    urgent, then the oldest (a linear look, not a heap: a waiting request's urgency
+    may have changed)."""
     best = min(queue, key=lambda w: w.rank(now))
     queue.remove(best)
     return best

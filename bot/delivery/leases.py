@@ -9,8 +9,14 @@ or a newer one, or a newer one was committed (the worker that committed it
 delivers it).
 
 A chat's turn booked for a screen that another worker's commit superseded while it
-waited is not lost, though: it draws the newest screen from the store instead
-(:data:`Newest`), and the committing worker, its own turn come, finds it shown.
+waited is not lost, though: it draws the message's newest screen from the store
+(:data:`Newest`), or the session's turn (the ephemeral hand of the player to move,
+:data:`TurnHand`) if that is behind in the chat — first if the turn was taken for
+another player's hand, else if the message it was taken for needs nothing. The
+committing worker, its own turn come, finds it shown. (A turn booked for Ann's hand
+while it carried her turn's buttons, which the other worker drew meanwhile, would
+otherwise show her only the card she played since, or nothing, while Ben's turn
+waits a slot or two in the other worker.)
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ LEASE_POLL = 0.1
 #: ``newest(session_id, purpose)``: the screen the session's message should show now,
 #: drawn from the store, and its version (None if it shows nothing any more).
 Newest = Callable[[int, str], Awaitable[tuple[Screen, int] | None]]
+#: ``turn(session_id)``: the purpose of the session's message that carries its player's
+#: turn now (her ephemeral hand), that message's screen, and the version (None if none).
+TurnHand = Callable[[int], Awaitable[tuple[str, Screen, int] | None]]
 
 
 class Leases:
@@ -47,6 +56,8 @@ class Leases:
         self.seconds = seconds
         #: draws the newest screen of a message (None: a superseded screen sends nothing)
         self.newest: Newest | None = None
+        #: draws the turn's hand instead, if that is behind (None: only the newest)
+        self.turn: TurnHand | None = None
 
     async def superseded(self, slot: Slot, version: int) -> bool:
         """Before waiting for the chat's turn: True if another worker already drew
@@ -72,10 +83,16 @@ class Leases:
         drawn: Drawn | None = None
         try:
             if not slot.repost and superseded(slot, ref.shown, ref.wanted, version):
+                # the chat's turn is ours: a hand gives it to the player to move first,
+                # a table to its newest screen first
+                hand = slot.ephemeral_for is not None
+                if hand and await self._turn_instead(slot, draw):
+                    return Drawn.DRAWN  # this message was not drawn: its lease goes back
                 newer = await self._newer(slot, ref, version)
                 if newer is None:
-                    return None
-                screen, version = newer  # the chat's turn is ours: the newest goes in it
+                    turn = not hand and await self._turn_instead(slot, draw)
+                    return Drawn.DRAWN if turn else None
+                screen, version = newer
             slot.message_id = ref.message_id if ref.chat_id == slot.chat_id else None
             if slot.ephemeral_for is not None:
                 if slot.message_id is None or ref.receiver is None:
@@ -105,11 +122,57 @@ class Leases:
                  slot.purpose, newer[1], version)
         return newer
 
+    async def _turn_instead(self, slot: Slot, draw: Draw) -> bool:
+        """Draw the session's turn (its player's ephemeral hand) in a chat's turn taken
+        for another message that needs nothing now, if the turn's message is in this
+        chat and behind, and no other worker is drawing it this moment: whether it was
+        drawn. (A turn taken for a table draws the newest table first, if that is
+        behind: a busy group's table goes only in such turns once the hands take the
+        others.)"""
+        if self.turn is None or slot.chat_id > 0:  # ephemeral hands are in groups
+            return False
+        found = await self.turn(slot.session_id)
+        if found is None or found[0] == slot.purpose:
+            return False
+        purpose, screen, version = found
+        stored = await self._messages.stored(slot.session_id, purpose)
+        if not _behind_in(stored, slot.chat_id, version):
+            return False
+        ref = await self._messages.lease(
+            slot.session_id, purpose, slot.chat_id, self.owner, self.seconds,
+            now=self._clock.wall(),
+        )
+        drawn: Drawn | None = None
+        try:
+            if ref is None or not _behind_in(ref, slot.chat_id, version):
+                return False  # another worker draws it right now, or it drew it meanwhile
+            assert ref.message_id is not None
+            hand = Slot(slot.session_id, purpose, slot.chat_id, slot.thread,
+                        ephemeral_for=ref.receiver, message_id=ref.message_id, loaded=True)
+            log.info("%s/%s: version %s drawn in the turn taken for %s", slot.session_id,
+                     purpose, version, slot.purpose)
+            drawn = await draw(hand, screen)
+            return drawn is Drawn.DRAWN
+        finally:
+            await self._messages.release(
+                slot.session_id, purpose, self.owner,
+                shown=version if drawn is Drawn.DRAWN else None,
+            )
+
     async def _lease(self, slot: Slot) -> MessageRef | None:
         return await self._messages.lease(
             slot.session_id, slot.purpose, slot.chat_id, self.owner, self.seconds,
             now=self._clock.wall(),
         )
+
+
+def _behind_in(ref: MessageRef | None, chat_id: int, version: int) -> bool:
+    """Whether ``ref`` is an ephemeral message in ``chat_id`` that shows an older version
+    than ``version``."""
+    return (
+        ref is not None and ref.chat_id == chat_id and ref.message_id is not None
+        and ref.receiver is not None and ref.shown < version
+    )
 
 
 def superseded(slot: Slot, shown: int, wanted: int, version: int) -> bool:

@@ -22,7 +22,7 @@ from telegram.ext import ExtBot
 
 from bot.clock import Clock, LoopClock
 from bot.config import DEFAULT_LEASE_SECONDS
-from bot.delivery.leases import Leases, Newest
+from bot.delivery.leases import Leases, Newest, TurnHand
 from bot.delivery.replies import Replies, asking_topic
 from bot.delivery.slots import MAX_SLOTS, Showing, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
@@ -167,12 +167,13 @@ class Delivery:
         slot = self._slots.slot(session_id, purpose, chat_id, thread)
         self._slots.show(slot, screen, version, how)
 
-    def draw_newest(self, newest: Newest) -> None:
+    def draw_newest(self, newest: Newest, turn: TurnHand | None = None) -> None:
         """Shared: a chat's turn taken for a screen that another worker's newer commit
-        superseded meanwhile draws ``newest``'s screen (read from the store) instead of
+        superseded meanwhile draws ``turn``'s screen (the session's turn, if its message
+        is behind in that chat), else ``newest``'s (both read from the store) instead of
         nothing, so the turn is not lost (a booked turn cannot be handed back)."""
         if self._leases is not None:
-            self._leases.newest = newest
+            self._leases.newest, self._leases.turn = newest, turn
 
     def delivered_version(self, session_id: int, purpose: str) -> int | None:
         """The newest version handed to the slot (None if it has none in memory)."""

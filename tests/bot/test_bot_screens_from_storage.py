@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cluster import newest_screens
+from bot.cluster import newest_screens, turn_hands
 from bot.present import Presenter
 from bot.render.common import Screen
 from games import REGISTRY
@@ -91,13 +91,14 @@ async def test_a_turn_taken_for_a_superseded_screen_draws_the_stored_newest(
     """What a worker draws in a chat's turn booked for a screen that another worker's
     commit superseded (``bot.cluster.newest_screens``): each message's screen of the
     session as stored now, at its version — nothing for a seat or session that is not
-    there."""
+    there; or the turn (``bot.cluster.turn_hands``): the ephemeral hand of the player
+    to move, with her turn's buttons."""
     clock = FakeClock()
     manager = await open_manager(tmp_path / "newest.sqlite3", FirstLegal(), clock)
     try:
         session = await _into_second_deal(manager, "king")
         presenter = Presenter(_NoDelivery(), Preferences(manager.store), "koloda_bot")  # type: ignore[arg-type]
-        newest = newest_screens(manager, presenter)
+        newest, turn = newest_screens(manager, presenter), turn_hands(manager, presenter)
         seat = session.to_move
         assert seat is not None
         assert await newest(session.id, TABLE) == (
@@ -111,5 +112,11 @@ async def test_a_turn_taken_for_a_superseded_screen_draws_the_stored_newest(
         )
         assert await newest(session.id, ephemeral_purpose(9)) is None
         assert await newest(session.id + 1, TABLE) is None
+        assert await turn(session.id) == (
+            ephemeral_purpose(seat), presenter.hand_screen(session, seat, "en", False),
+            session.version,
+        )
+        assert await turn(session.id + 1) is None
     finally:
         await manager.close()
+

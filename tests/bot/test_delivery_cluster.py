@@ -23,7 +23,7 @@ from sessions import Messages, ephemeral_purpose, hand_purpose
 from storage import MessageRef, SeatRecord, SessionRecord, Store, open_store
 from tests.support.fake_clock import FakeClock
 
-GROUP, ANN = -100, 1001
+GROUP, ANN, BEN = -100, 1001, 1002
 TABLE = "table"
 
 
@@ -357,3 +357,121 @@ async def both_wait(limiter: FloodLimiter) -> None:
     """Until two requests wait for the group's next slot."""
     while limiter.waiting(GROUP) < 2:
         await asyncio.sleep(0.001)
+ANNS, BENS = ephemeral_purpose(0), ephemeral_purpose(1)
+
+
+class Superseded:
+    """Worker a waits for the group's turn with one message of a session whose other
+    messages are stored as given; the test then commits as worker b (writes the stored
+    rows) and opens the turn. a draws what the store says in it: the message's newest
+    screen (``"<purpose> v<version>"``), or Ben's turn (``"Ben's turn v<version>"``)."""
+
+    def __init__(self, store: Store, clock: FakeClock) -> None:
+        self.store = store
+        self.telegram = Telegram()
+        self.first = worker(store, self.telegram.bot("a"), "a", clock)
+        self.booked, self.opens = slot_opens_later(self.first)
+        self.session = 0
+        self.newest_drawn: list[str] = []
+
+    async def stored(self, *refs: MessageRef) -> None:
+        """The session (made on the first call) with these messages as stored."""
+        if not self.session:
+            self.session = await a_session(self.store)
+        for ref in refs:
+            await self.store.set_message(self.session, ref)
+
+    async def waits(self, purpose: str, version: int) -> None:
+        """a asks for the group's turn for ``purpose`` at ``version`` and waits for it;
+        the session is at ``version + 1`` when it opens, with Ben to move."""
+
+        async def newest(session_id: int, drawn: str) -> tuple[Screen, int] | None:
+            self.newest_drawn.append(drawn)
+            return screen(f"{drawn} v{version + 1}"), version + 1
+
+        async def turn(session_id: int) -> tuple[str, Screen, int] | None:
+            return BENS, screen(f"Ben's turn v{version + 1}"), version + 1
+
+        self.first.draw_newest(newest, turn)
+        if purpose == TABLE:
+            self.first.show(self.session, TABLE, GROUP, screen(f"table v{version}"), version,
+                            table=True)
+        else:
+            self.first.show_ephemeral(self.session, purpose, screen(f"{purpose} v{version}"),
+                                      version, urgent=True)
+        await asyncio.wait_for(self.booked.wait(), 5)
+
+    async def opened(self) -> list[tuple[str, str, int, str]]:
+        """Open a's turn: what arrived at Telegram."""
+        self.opens.set()
+        await asyncio.wait_for(self.first.flush(), 5)
+        return self.telegram.arrived
+
+    async def shown(self) -> dict[str, int]:
+        """What each stored message shows."""
+        return {ref.purpose: ref.shown for ref in await self.store.messages_of(self.session)}
+
+
+def hand(purpose: str, user: int, shown: int, wanted: int) -> MessageRef:
+    """An ephemeral hand in the group as stored."""
+    return MessageRef(purpose, GROUP, 900 + user % 10, shown=shown, wanted=wanted, receiver=user)
+
+
+async def test_a_turn_booked_for_a_hand_another_worker_drew_goes_to_the_next_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with Ann's ephemeral hand carrying her turn's
+    buttons (version 3). Meanwhile worker b draws it in a turn of its own, and Ann
+    plays through b (version 4: Ben's turn). When a's turn opens, Ann's hand has only
+    the card she played to show, which may wait; Ben's buttons go in that turn instead,
+    not in b's own turn a slot later."""
+    race = Superseded(store, clock)
+    await race.stored(hand(ANNS, ANN, 2, 3), hand(BENS, BEN, 2, 2))
+    await race.waits(ANNS, 3)
+    await race.stored(hand(ANNS, ANN, 3, 4), hand(BENS, BEN, 2, 4))  # b drew, then committed
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
+    assert await race.shown() == {ANNS: 3, BENS: 4}
+    for purpose in (ANNS, BENS):  # a gave both leases back
+        wall = clock.wall()
+        assert await store.lease_message(race.session, purpose, GROUP, "c", wall, wall + 1)
+
+
+async def test_a_turn_for_a_superseded_hand_draws_its_newest_if_the_turn_is_shown(
+    store: Store, clock: FakeClock
+) -> None:
+    """As before, but b drew Ben's turn too: a's turn then draws the newest screen of
+    the hand it was taken for (the turn is not drawn twice)."""
+    race = Superseded(store, clock)
+    await race.stored(hand(ANNS, ANN, 2, 3), hand(BENS, BEN, 4, 4))
+    await race.waits(ANNS, 3)
+    await race.stored(hand(ANNS, ANN, 3, 4))
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, f"{ANNS} v4")]
+
+
+async def test_a_turn_booked_for_a_superseded_table_draws_the_newest_table(
+    store: Store, clock: FakeClock
+) -> None:
+    """A turn taken for the table draws the newest table even while the turn's hand is
+    behind: in a busy group the hands take every other turn, and the table would go
+    only when a worker's own turn for it comes."""
+    race = Superseded(store, clock)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=3), hand(BENS, BEN, 2, 2))
+    await race.waits(TABLE, 3)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=4), hand(BENS, BEN, 2, 4))
+    assert await race.opened() == [("a", "edit", GROUP, "table v4")]
+
+
+async def test_a_turn_booked_for_a_table_another_worker_drew_goes_to_the_turn(
+    store: Store, clock: FakeClock
+) -> None:
+    """Worker a waits for the group's turn with the table's version 3; worker b commits
+    version 4 (Ben's turn) and draws that table in a turn of its own, while Ben's hand
+    waits for b's next one. a's turn, with no table to draw, draws Ben's buttons rather
+    than go out empty."""
+    race = Superseded(store, clock)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=2, wanted=3), hand(BENS, BEN, 2, 2))
+    await race.waits(TABLE, 3)
+    await race.stored(MessageRef(TABLE, GROUP, 7, shown=4, wanted=4), hand(BENS, BEN, 2, 4))
+    assert await race.opened() == [("a", "editEphemeralMessageText", GROUP, "Ben's turn v4")]
+    assert await race.shown() == {TABLE: 4, BENS: 4}
+    assert race.newest_drawn == []  # the table shows the newest: nothing of it drawn

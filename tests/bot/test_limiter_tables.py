@@ -11,9 +11,10 @@ All on a fake clock: the bot may send one message a second in all and one edit e
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from bot.limiter import FloodLimiter, Limits, Pace
-from bot.queueing import NORMAL, REPLY, TABLE, URGENT
+from bot.queueing import LATER, NORMAL, REPLY, TABLE, URGENT
 from bot.render.common import Button, screen
 from sessions import TABLE as TABLE_PURPOSE
 from sessions import hand_purpose
@@ -93,6 +94,13 @@ async def test_a_ripe_table_edit_still_shares_the_urgent_with_the_oldest_first()
     ]
 
 
+@dataclass
+class Carried:
+    """What a waiting request carries now (a delivery slot's newest screen)."""
+
+    priority: int
+
+
 class GroupQueue:
     """Requests for one group's slots alone (one every 3 s; no overall pace): who went,
     and when (the clock's seconds since the start)."""
@@ -109,11 +117,13 @@ class GroupQueue:
         """Take the group's slot now: the next opens 3 s later."""
         await self.limiter.wait_turn(GROUP, NORMAL)
 
-    def ask(self, name: str, priority: int) -> asyncio.Task[None]:
-        """Ask for one of the group's slots."""
+    def ask(
+        self, name: str, priority: int, urgency: Carried | None = None
+    ) -> asyncio.Task[None]:
+        """Ask for one of the group's slots (``urgency``: what it carries may change)."""
 
         async def go() -> None:
-            await self.limiter.wait_turn(GROUP, priority)
+            await self.limiter.wait_turn(GROUP, priority, urgency=urgency)
             self.left.append((name, round(self.clock.now() - self.start, 6)))
 
         return asyncio.create_task(go())
@@ -172,6 +182,37 @@ async def test_in_its_group_a_young_table_edit_still_goes_before_a_reply() -> No
     waiting = await lane.queued(("reply", REPLY), ("table", TABLE), ("Ben's turn", URGENT))
     await lane.clock.run(asyncio.gather(*waiting))
     assert [name for name, _ in lane.left] == ["Ben's turn", "table", "reply"]
+
+
+async def test_in_its_group_a_hand_whose_turn_passed_goes_after_the_next_turn() -> None:
+    """Ann's ephemeral hand asks for the group's slot with her turn's buttons; before it
+    opens she plays (the move went through another worker, which drew her hand), so
+    her hand's newest screen is only the card gone, which may wait; then Ben's turn
+    asks. Ben's buttons take the slot, Ann's hand the next one."""
+    lane = GroupQueue()
+    await lane.taken()
+    await lane.later(0.1)
+    ann = Carried(URGENT)
+    waiting = [lane.ask("Ann's hand", URGENT, ann)]
+    await lane.later(1.0)
+    ann.priority = LATER  # her turn has passed: the newest screen has no buttons
+    waiting.append(lane.ask("Ben's turn", URGENT, Carried(URGENT)))
+    await lane.clock.run(asyncio.gather(*waiting))
+    assert lane.left == [("Ben's turn", 3.0), ("Ann's hand", 6.0)]
+
+
+async def test_in_its_group_a_hand_that_came_to_carry_a_turn_goes_first() -> None:
+    """A hand that asked as one that may wait, and then came to carry its player's
+    turn, goes before a table's edit that asked after it."""
+    lane = GroupQueue()
+    await lane.taken()
+    await lane.later(0.1)
+    ben = Carried(LATER)
+    waiting = [lane.ask("Ben's hand", LATER, ben), lane.ask("table", TABLE, Carried(TABLE))]
+    await lane.later(1.0)
+    ben.priority = URGENT
+    await lane.clock.run(asyncio.gather(*waiting))
+    assert lane.left == [("Ben's hand", 3.0), ("table", 6.0)]
 
 
 async def test_after_sixty_replies_a_young_table_still_goes_within_two_intervals() -> None:
