@@ -190,6 +190,7 @@ def decide(
             max_moves=playbook.max_moves,
             fallback=prior,
             space=space,
+            prior_bonus=playbook.strong_prior_bonus if level == "strong" else ismcts.PRIOR_BONUS,
         )
         return account(found.action, found.iterations)
     playout = Playout(

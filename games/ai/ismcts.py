@@ -14,8 +14,9 @@ Below the tree, a rollout policy finishes the deal; the deal's score per seat
 is backed up. The root's most visited action is chosen.
 
 The root gives the rule of thumb's move a PUCT prior bonus that fades as
-1/√N (:data:`PRIOR_BONUS`): a difference the samples cannot yet tell from
-noise does not overrule sound play; one they can, does.
+1/√N (:data:`PRIOR_BONUS`; a game may weigh it otherwise, Eleven not at
+all): a difference the samples cannot yet tell from noise does not overrule
+sound play; one they can, does.
 
 Close decisions get the whole budget, clear ones stop early: the search ends
 as soon as the leading action's visit lead exceeds what the rest of the budget
@@ -108,10 +109,11 @@ def search(
     clock: Callable[[], float] = time.perf_counter,
     fallback: str | None = None,
     space: Space | None = None,
+    prior_bonus: float = PRIOR_BONUS,
 ) -> Result:
     """IS-MCTS from ``view`` among ``candidates``, in the engine's states or in ``space``.
 
-    See :func:`search_worlds` for the budget and the fallback.
+    See :func:`search_worlds` for the budget, the fallback and its bonus.
     """
     if space is None:
         return search_worlds(
@@ -126,6 +128,7 @@ def search(
             max_moves=max_moves,
             clock=clock,
             fallback=fallback,
+            prior_bonus=prior_bonus,
         )
     found = search_worlds(
         space.sample,
@@ -139,6 +142,7 @@ def search(
         max_moves=max_moves,
         clock=clock,
         fallback=None if fallback is None else space.encode(fallback),
+        prior_bonus=prior_bonus,
     )
     visits = {space.decode(a): n for a, n in found.visits.items()}
     return Result(space.decode(found.action), visits, found.iterations)
@@ -157,13 +161,15 @@ def search_worlds(
     max_moves: int = 400,
     clock: Callable[[], float] = time.perf_counter,
     fallback: Any = None,
+    prior_bonus: float = PRIOR_BONUS,
 ) -> Result:
     """IS-MCTS over worlds from ``sample`` among ``candidates`` for ``seat``.
 
     Stops after ``iterations`` or at ``stop_at`` (a ``clock`` reading),
     whichever comes first, or earlier once the choice cannot change. With no
     time left at all, no world is sampled and ``fallback`` (or the first
-    candidate) is returned. ``fallback`` also gets the root's prior bonus.
+    candidate) is returned. ``fallback`` also gets the root's prior bonus,
+    ``prior_bonus`` (:data:`PRIOR_BONUS`) on scaled rewards, and is tried first.
     """
     if len(candidates) == 1:
         return Result(candidates[0], {}, 0)
@@ -182,7 +188,17 @@ def search_worlds(
         if start is None:
             start = world.clone()
         _iterate(
-            root, world, start, seat, candidates, rollout, rewards, rng, scale, max_moves, fallback
+            root,
+            world,
+            start,
+            seat,
+            candidates,
+            rollout,
+            rewards,
+            rng,
+            scale,
+            max_moves,
+            (fallback, prior_bonus),
         )
         done += 1
         if done % 16 == 0 and _decided(root, done, iterations, stop_at, started, now):
@@ -230,9 +246,10 @@ def _iterate(
     rng: random.Random,
     scale: list[float],
     max_moves: int,
-    prior: Any,
+    prior: tuple[Any, float],
 ) -> None:
-    """One iteration: descend the tree in ``world``, expand one edge, roll out, back up."""
+    """One iteration: descend the tree in ``world``, expand one edge, roll out,
+    back up; ``prior``: the root's favoured action and its bonus."""
     deal_no = world.deal_no
     path: list[tuple[Node, Any, int, list[Any]]] = []
     node: Node | None = root
@@ -245,7 +262,7 @@ def _iterate(
             break
         if node is not root:
             legal = world.legal_actions(mover)
-        action = _select(node, legal, rng, scale, prior if node is root else None)
+        action = _select(node, legal, rng, scale, prior if node is root else (None, 0.0))
         path.append((node, action, mover, legal))
         fresh = action not in node.visits
         events = world._apply(mover, action)  # chosen from legal_actions
@@ -275,9 +292,10 @@ def _iterate(
 
 
 def _select(
-    node: Node, legal: list[Any], rng: random.Random, scale: list[float], prior: Any
+    node: Node, legal: list[Any], rng: random.Random, scale: list[float], prior: tuple[Any, float]
 ) -> Any:
-    """An untried action at random, else the best by UCB over availability counts.
+    """An untried action at random (the favoured one of ``prior`` first), else
+    the best by UCB over availability counts, the favoured one lifted by its bonus.
 
     Rewards are divided by twice the mean absolute reward seen so far, so one
     exploration constant serves every game and deal size.
@@ -285,13 +303,14 @@ def _select(
     if len(legal) == 1:
         return legal[0]
     visits = node.visits
+    favoured, bonus = prior
     untried = [a for a in legal if a not in visits]
     if untried:
-        return prior if prior in untried else untried[rng.randrange(len(untried))]
+        return favoured if favoured in untried else untried[rng.randrange(len(untried))]
     total = node.total
     avail = node.avail
     unit = 2.0 * scale[0] / scale[1] if scale[0] > 0 else 1.0
-    lift = PRIOR_BONUS * math.sqrt(sum(visits.values())) if prior is not None else 0.0
+    lift = bonus * math.sqrt(sum(visits.values())) if favoured is not None else 0.0
     best = legal[0]
     best_score = -math.inf
     for action in legal:
@@ -299,7 +318,7 @@ def _select(
         score = total[action] / (n * unit) + EXPLORATION * math.sqrt(
             math.log(avail.get(action, 1) + 1) / n
         )
-        if action == prior:
+        if action == favoured:
             score += lift / (n + 1)
         if score > best_score:
             best, best_score = action, score

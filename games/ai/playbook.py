@@ -16,7 +16,7 @@ from typing import Any
 from games.ai.compact import Sampler
 from games.ai.estimate import Sampling
 from games.ai.inference import Weighted
-from games.ai.ismcts import Rewards, Space, score_rewards
+from games.ai.ismcts import PRIOR_BONUS, Rewards, Space, score_rewards
 from games.ai.search import Outcome, Rollout
 from games.base import Event, Game, View
 
@@ -101,6 +101,9 @@ class Playbook:
     the search levels draw at a view (for its bids and contracts as well as
     its play; None at a view where they draw ``Game.determinize``): the 📈
     review draws its worlds from it too (``games.ai.review.draw_worlds``).
+    ``strong_prior_bonus``: how much strong's tree search favours the easy
+    move at the root (``games.ai.ismcts.PRIOR_BONUS``, normal's always;
+    Eleven 0, measured).
     """
 
     easy: Policy
@@ -119,3 +122,4 @@ class Playbook:
     endgame: int = 0
     infer: Callable[[View], Callable[[Game], float] | None] | None = None
     worlds: Callable[[View], Sampler[Any] | Weighted[Any] | None] | None = None
+    strong_prior_bonus: float = PRIOR_BONUS

@@ -54,9 +54,13 @@ def test_eleven_ducks_low_rather_than_spend_a_figure_on_nothing() -> None:
 def test_eleven_search_throws_no_figure_onto_a_lost_trick_while_a_blank_would_do() -> None:
     lost = eleven_following("QC", ["JC", "7D", "8H", "9S", "KS", "TD"])
     assert eleven_shortlist(lost.view(1), "7D") == ["7D", "8H", "9S"]
-    # The winners stay, and so do the blanks; the figures that would lose go.
+    # The cheapest winner stays (the A keeps), and so do the blanks; the
+    # figures that would lose go.
     winnable = eleven_following("QC", ["KC", "AC", "JC", "7D", "TD", "QH"])
-    assert eleven_shortlist(winnable.view(1), "KC") == ["KC", "AC", "7D"]
+    assert eleven_shortlist(winnable.view(1), "KC") == ["KC", "7D"]
+    # A winning figure and a winning blank are of different kinds: both stay.
+    kinds = eleven_following("8C", ["9C", "KC", "AC", "7C", "TD", "7H"])
+    assert eleven_shortlist(kinds.view(1), "9C") == ["9C", "KC", "7C", "7H"]
     # Nothing but figures to lose with: every card is weighed.
     figures = eleven_following("AC", ["KC", "JD", "TD", "QH", "KS", "AS"])
     view = figures.view(1)
