@@ -25,6 +25,8 @@ from tests.support.fake_clock import FakeClock
 
 GROUP, ANN, BEN = -100, 1001, 1002
 TABLE = "table"
+#: Ann's and Ben's ephemeral hands in the group (seats 0 and 1)
+ANNS, BENS = ephemeral_purpose(0), ephemeral_purpose(1)
 
 
 class _Sent:
@@ -357,7 +359,6 @@ async def both_wait(limiter: FloodLimiter) -> None:
     """Until two requests wait for the group's next slot."""
     while limiter.waiting(GROUP) < 2:
         await asyncio.sleep(0.001)
-ANNS, BENS = ephemeral_purpose(0), ephemeral_purpose(1)
 
 
 class Superseded:
