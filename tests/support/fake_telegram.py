@@ -358,6 +358,8 @@ class FakeTelegram:
         self._pushers: list[asyncio.Task[None]] = []
         self._in_flight: set[int] = set()
         self._runner: web.AppRunner | None = None
+        #: set by :meth:`stop`: a pending long poll is answered at once
+        self._stopping = False
         self.port = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -381,6 +383,8 @@ class FakeTelegram:
             task.cancel()
         await asyncio.gather(*self._pushers, return_exceptions=True)
         self._pushers = []
+        self._stopping = True
+        await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -936,7 +940,7 @@ class FakeTelegram:
         timeout = min(float(params.get("timeout") or 0), 5.0)
         deadline = time.monotonic() + timeout
         async with self._changed:
-            while not self._updates and time.monotonic() < deadline:
+            while not self._updates and not self._stopping and time.monotonic() < deadline:
                 try:
                     await asyncio.wait_for(self._changed.wait(), deadline - time.monotonic())
                 except TimeoutError:
