@@ -807,6 +807,13 @@ class FakeTelegram:
         """Updates pushed but not yet fetched by the bot."""
         return sum(1 for u in self._updates if u["update_id"] > self._handed_out)
 
+    def unconfirmed(self) -> int:
+        """Updates the bot has fetched but not yet confirmed (its next getUpdates, or a
+        webhook's 200, does): on their way to the bot, being handled, or just handled."""
+        return sum(
+            1 for u in self._updates if self.confirmed < u["update_id"] <= self._handed_out
+        )
+
     def calls_of(self, method: str, chat_id: int | None = None) -> list[Call]:
         """Recorded calls of ``method`` (in ``chat_id`` if given)."""
         return [
