@@ -358,6 +358,8 @@ class FakeTelegram:
         self._pushers: list[asyncio.Task[None]] = []
         self._in_flight: set[int] = set()
         self._runner: web.AppRunner | None = None
+        #: set by :meth:`stop`: a pending long poll is answered at once
+        self._stopping = False
         self.port = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -381,6 +383,8 @@ class FakeTelegram:
             task.cancel()
         await asyncio.gather(*self._pushers, return_exceptions=True)
         self._pushers = []
+        self._stopping = True
+        await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -803,6 +807,13 @@ class FakeTelegram:
         """Updates pushed but not yet fetched by the bot."""
         return sum(1 for u in self._updates if u["update_id"] > self._handed_out)
 
+    def unconfirmed(self) -> int:
+        """Updates the bot has fetched but not yet confirmed (its next getUpdates, or a
+        webhook's 200, does): on their way to the bot, being handled, or just handled."""
+        return sum(
+            1 for u in self._updates if self.confirmed < u["update_id"] <= self._handed_out
+        )
+
     def calls_of(self, method: str, chat_id: int | None = None) -> list[Call]:
         """Recorded calls of ``method`` (in ``chat_id`` if given)."""
         return [
@@ -936,7 +947,7 @@ class FakeTelegram:
         timeout = min(float(params.get("timeout") or 0), 5.0)
         deadline = time.monotonic() + timeout
         async with self._changed:
-            while not self._updates and time.monotonic() < deadline:
+            while not self._updates and not self._stopping and time.monotonic() < deadline:
                 try:
                     await asyncio.wait_for(self._changed.wait(), deadline - time.monotonic())
                 except TimeoutError:

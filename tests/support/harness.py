@@ -36,6 +36,7 @@ class Harness:
         processor = self.app.update_processor
         return bool(
             self.fake.undelivered()
+            or self.fake.unconfirmed()
             or not self.app.update_queue.empty()
             or processor.current_concurrent_updates
         )
@@ -51,7 +52,7 @@ class Harness:
             quiet = 0 if self._busy() else quiet + 1
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError("the bot did not settle")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.001)
 
     async def press(self, user: FakeUser, message: StoredMessage, label_or_data: str) -> Any:
         """Press a button, wait for the answer to the query and for the re-rendering.
