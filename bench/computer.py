@@ -169,7 +169,8 @@ def agent(
         if name == "ismcts":
             return spiel_move(view, think, salt, uct_c, scale)
         if name in ("reference", "handmade"):
-            return reference_move(game_id, view, think, salt, uct_c, scale)
+            lower = TABLES[game_id].lower_is_better
+            return reference_move(game_id, view, think, salt, uct_c, scale, lower)
         with contextlib.ExitStack() as stack:
             for module, flag in off:
                 stack.enter_context(mock.patch.object(module, flag, False))
