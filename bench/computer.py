@@ -30,7 +30,7 @@ cards (OpenSpiel has no no-trump deal). Elsewhere it is the hand-written
 IS-MCTS of bench/reference.py (``handmade`` names it in Oh Hell too). Both
 get strong's think time; their UCT constant per game is :data:`REFERENCE_C`
 (the best of a small grid where measured — Oh Hell, Eleven, Two-Ten-Jack,
-King —, docs/computer-players.md), on rewards divided by the game's scale. A level
+King, Rummy —, docs/computer-players.md), on rewards divided by the game's scale. A level
 ``name@c`` plays with UCT constant ``c`` instead (``ismcts@0.5``,
 ``reference@3``), ``name@c/s`` also with the scale ``s``.
 ``strong-blind`` and ``normal-blind`` are the levels without inference (their
@@ -112,13 +112,14 @@ CHEAP_FACTOR = 4
 
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
 #: The reference's UCT constant per game, on rewards divided by the game's scale
-#: (the best of the grid 0.5, 1, 1.5, 2, 3 where measured — Rummy, Mau-Mau and
-#: Fifteen keep 1.5, not tuned yet; docs/computer-players.md).
+#: (the best of the grid 0.5, 1, 1.5, 2, 3 where measured — Mau-Mau and Fifteen
+#: keep 1.5, not tuned yet; docs/computer-players.md).
 REFERENCE_C = {
     **{game_id: 1.5 for game_id in TABLES},
     "oh_hell": 1.0,
     "two_ten_jack": 1.0,
     "king": 3.0,
+    "rummy": 2.0,
 }
 
 
