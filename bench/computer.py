@@ -29,10 +29,10 @@ with the ``hook`` on so both engines offer the same bids and deals of 1–12
 cards (OpenSpiel has no no-trump deal). Elsewhere it is the hand-written
 IS-MCTS of bench/reference.py (``handmade`` names it in Oh Hell too). Both
 get strong's think time; their UCT constant per game is :data:`REFERENCE_C`
-(the best of a small grid where measured — Oh Hell, Eleven, Two-Ten-Jack —,
-docs/computer-players.md), on rewards divided by the game's scale. A level
-``name@c`` plays with UCT constant ``c`` instead (``ismcts@0.5``,
-``reference@3``), ``name@c/s`` also with the scale ``s``.
+(the best of a small grid in every game, docs/computer-players.md), on
+rewards divided by the game's scale. A level ``name@c`` plays with UCT
+constant ``c`` instead (``ismcts@0.5``, ``reference@3``), ``name@c/s`` also
+with the scale ``s``.
 ``strong-blind`` and ``normal-blind`` are the levels without inference (their
 worlds not weighted by the bids seen; ``games/ai/inference.py``),
 ``strong-rollout`` strong without its exact endings (``games/ai/endgame.py``),
@@ -111,9 +111,18 @@ TABLES: dict[str, Table] = {
 CHEAP_FACTOR = 4
 
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
-#: The reference's UCT constant per game, on rewards divided by the game's scale
-#: (the best of the grid 0.5, 1, 1.5, 2, 3 where measured; docs/computer-players.md).
-REFERENCE_C = {**{game_id: 1.5 for game_id in TABLES}, "oh_hell": 1.0, "two_ten_jack": 1.0}
+#: The reference's UCT constant per game, on rewards divided by the game's scale:
+#: the best of the grid 0.5, 1, 1.5, 2, 3 (Eleven's 0.5, 1.5, 3) — strong's smallest
+#: margin at 0.1 s on the same seeds (docs/computer-players.md).
+REFERENCE_C = {
+    "eleven": 1.5,
+    "two_ten_jack": 1.0,
+    "fifteen": 0.5,
+    "rummy": 2.0,
+    "mau_mau": 2.0,
+    "oh_hell": 1.0,
+    "king": 3.0,
+}
 
 
 @dataclass
@@ -169,7 +178,8 @@ def agent(
         if name == "ismcts":
             return spiel_move(view, think, salt, uct_c, scale)
         if name in ("reference", "handmade"):
-            return reference_move(game_id, view, think, salt, uct_c, scale)
+            lower = TABLES[game_id].lower_is_better
+            return reference_move(game_id, view, think, salt, uct_c, scale, lower)
         with contextlib.ExitStack() as stack:
             for module, flag in off:
                 stack.enter_context(mock.patch.object(module, flag, False))

@@ -1,10 +1,11 @@
 """The hand-written reference of bench/computer.py for games OpenSpiel lacks.
 
 A plain information-set MCTS in the manner of OpenSpiel's Python
-``ISMCTSBot``: UCT on the deal score divided by a per-game scale (:data:`SCALES`),
-uniformly random rollouts, a fresh sampled world per simulation, nodes keyed
-by the mover's information (the public actions since the root and the mover's
-own hand), the most visited root action chosen. It runs on the search's
+``ISMCTSBot``: UCT on the deal score divided by a per-game scale
+(:data:`SCALES`; Mau-Mau's penalty points count negative), uniformly random
+rollouts, a fresh sampled world per simulation, nodes keyed by the mover's
+information (the public actions since the root and the mover's own hand),
+the most visited root action chosen. It runs on the search's
 compact state where Koloda's search has one, elsewhere on the rules engine,
 as Koloda's search does. Oh Hell is measured against OpenSpiel's own bot
 instead (bench/spiel_oh_hell.py); this one still plays it, for comparison.
@@ -48,10 +49,17 @@ class RefNode:
 
 
 def reference_move(
-    game_id: str, view: View, seconds: float, seed: int, uct_c: float, scale: float
+    game_id: str,
+    view: View,
+    seconds: float,
+    seed: int,
+    uct_c: float,
+    scale: float,
+    lower_is_better: bool = False,
 ) -> str:
     """A plain IS-MCTS move (see the module docstring): UCT constant ``uct_c``
-    on deal scores divided by ``scale``, ``seconds`` of thought."""
+    on deal scores divided by ``scale``, ``seconds`` of thought; in a game
+    scored in penalty points (``lower_is_better``) it plays for the fewest."""
     legal: list[str] = view["legal"]
     if len(legal) == 1:
         return legal[0]
@@ -83,9 +91,10 @@ def reference_move(
     root_legal = [encode(a) for a in legal]
     nodes: dict[tuple[Any, ...], RefNode] = {}
     root: RefNode | None = None
+    sign = -1.0 if lower_is_better else 1.0
     stop = time.perf_counter() + seconds
     while time.perf_counter() < stop:
-        root = _reference_simulation(sample(rng), root_legal, nodes, rng, uct_c / scale)
+        root = _reference_simulation(sample(rng), root_legal, nodes, rng, uct_c / scale, sign)
     if root is None:
         return legal[rng.randrange(len(legal))]
     return decode(max(root_legal, key=lambda a: root.visits.get(a, 0)))
@@ -102,9 +111,11 @@ def _reference_simulation(
     nodes: dict[tuple[Any, ...], RefNode],
     rng: random.Random,
     uct_c: float,
+    sign: float,
 ) -> RefNode:
     """One simulation: select and expand by UCT over information sets, random
-    rollout, back up raw deal gains (``uct_c`` for them); returns the root node."""
+    rollout, back up raw deal gains times ``sign`` (-1: penalty points;
+    ``uct_c`` for them); returns the root node."""
     before = list(world.scores)
     deal_no = world.deal_no
     actions: tuple[Any, ...] = ()
@@ -136,7 +147,7 @@ def _reference_simulation(
             action = legal[rng.randrange(len(legal))]
         world._apply(mover, action)
         actions = (*actions, action)
-    gains = [float(a - b) for a, b in zip(world.scores, before, strict=True)]
+    gains = [sign * (a - b) for a, b in zip(world.scores, before, strict=True)]
     for node, action, mover in path:
         node.visits[action] = node.visits.get(action, 0) + 1
         node.returns[action] = node.returns.get(action, 0.0) + gains[mover]
