@@ -224,9 +224,10 @@ def report(game_id: str, tally: Tally, players: int, think: float, iterations: i
     print("\n| decisions | kind / size | differ | mean gain per differing ± 95 % |")
     print("|---|---|---|---|")
     groups: dict[str, list[Asked]] = {"all": asked}
-    for a in asked:
+    kinds = ("bid", "lead", "follow", "discard")
+    for a in sorted(asked, key=lambda a: kinds.index(a.kind)):
         groups.setdefault(a.kind, []).append(a)
-    for a in asked:
+    for a in sorted(asked, key=lambda a: (len(a.size), a.size)):
         groups.setdefault(f"{a.size} cards" if game_id == "oh_hell" else a.size, []).append(a)
     for name, members in groups.items():
         changed = [a.gain for a in members if a.blind != a.inferring]
@@ -236,11 +237,18 @@ def report(game_id: str, tally: Tally, players: int, think: float, iterations: i
             f"| {mean:+.3f} ± {half:.3f} |"
         )
     if any(a.control is not None for a in asked):
-        noisy = sum(1 for a in asked if a.control is not None and a.control != a.blind)
+        noisy = sum(1 for a in asked if a.control != a.blind)
         print(
             f"\n- control: strong without inference under another salt differs {noisy} "
             f"times ({noisy / len(asked):.0%} of the decisions)"
         )
+        for steady, name in ((True, "the same"), (False, "another")):
+            some = [a.gain for a in differ if (a.control == a.blind) == steady]
+            mean, half = interval(some) if len(some) > 1 else (0.0, math.inf)
+            print(
+                f"- differing where the control plays {name} move as blind: {len(some)}, "
+                f"mean gain {mean:+.3f} ± {half:.3f}"
+            )
     gains = [a.gain for a in differ]
     mean, half = interval(gains) if len(gains) > 1 else (0.0, math.inf)
     per_seat = len(differ) / tally.deals / players
