@@ -30,6 +30,8 @@ lottery searches on the engine, blind), so the moves are the same.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import random
 import statistics
@@ -53,6 +55,8 @@ from games.base import Game, View
 #: The per-deal margin's spread between strong and strong-blind at 1 s
 #: (docs/computer-players.md: Oh Hell ± 0.44 over 144 deals, King ± 10.59 over 16).
 MARGIN_SD = {"oh_hell": 2.7, "king": 21.0}
+#: Two oracle values closer than this (points) count as the same.
+SAME = 0.5
 #: Normal quantiles: a two-sided 95 % interval, and 80 % power.
 Z95 = 1.96
 Z80 = 0.84
@@ -257,6 +261,12 @@ def report(game_id: str, tally: Tally, players: int, think: float, iterations: i
         print(f"- the oracle's own noise: a move's value searched twice, sd {noise:.3f} points")
     print(f"\n- decisions {len(asked)}, differing {len(differ)} ({len(differ) / len(asked):.0%})")
     print(f"- mean gain per differing decision: {mean:+.3f} ± {half:.3f}")
+    better = sum(1 for g in gains if g > SAME)
+    worse = sum(1 for g in gains if g < -SAME)
+    print(
+        f"- the move with inference better by more than {SAME} points {better} times, "
+        f"worse {worse}, within it {len(gains) - better - worse}"
+    )
     print(
         f"- differing decisions per deal: {len(differ) / tally.deals:.2f} "
         f"({per_seat:.2f} per seat: a hero's share in a duplicate unit)"
@@ -288,6 +298,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1)
     parser.add_argument("--oracle", type=int, default=3000, help="oracle iterations a move")
     parser.add_argument("--control", action="store_true", help="also ask blind, salted anew")
+    parser.add_argument("--save", type=Path, help="a JSON file for every decision asked")
     args = parser.parse_args()
     budgets = game_budgets(args.game, args.think, False, None)
     players = {
@@ -301,6 +312,8 @@ def main() -> None:
         play_deal(args.game, number, players, args.oracle, tally)
         print(f"deal {number}: {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     report(args.game, tally, 4, args.think, args.oracle)
+    if args.save is not None:
+        args.save.write_text(json.dumps([dataclasses.asdict(a) for a in tally.asked]))
     print(f"\n{time.perf_counter() - started:.0f} s")
 
 
