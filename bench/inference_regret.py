@@ -1,5 +1,5 @@
 """What inference changes, decision by decision, and what those changes are worth
-(docs/computer-players.md, issue #33 item 3).
+(docs/computer-players.md).
 
 Plays deals of strong self-play (Oh Hell: deals of 2-12 cards, the hook on,
 as ``bench/inference_check.py`` deals them; King: the bench's deals, any of
