@@ -55,13 +55,19 @@ def high_cards(hand: int, trump: int) -> int:
     return (hand & HIGH).bit_count() + (hand & SUIT_MASKS[trump] & ~HIGH).bit_count()
 
 
-def bid_deal(number: int, think: float) -> OhHell:
-    """Deal ``number`` bid by strong (with inference on odd deals) at ``think`` s."""
-    size = 2 + number % 11
+def dealt(number: int) -> OhHell:
+    """Deal ``number`` dealt, not yet bid: 4 players, the hook on, 2-12 cards
+    (2 + number mod 11), the dealer ``number`` mod 4, fixed seeds."""
     game = OhHell.new(4, {"hook": True}, seed=900 + number, dealer=0)
-    game.deal_no = size - 1
+    game.deal_no = 1 + number % 11
     game.dealer = number % 4
     game._deal(game.shuffled_deck())
+    return game
+
+
+def bid_deal(number: int, think: float) -> OhHell:
+    """Deal ``number`` bid by strong (with inference on odd deals) at ``think`` s."""
+    game = dealt(number)
     while game.phase == "bid":
         seat = game.to_move
         assert seat is not None
@@ -90,12 +96,7 @@ def deals(count: int, think: float, cache: Path | None) -> list[dict[str, Any]]:
 
 def real_game(record: dict[str, Any]) -> OhHell:
     """The record's deal dealt again (the real hands)."""
-    number = int(record["number"])
-    game = OhHell.new(4, {"hook": True}, seed=900 + number, dealer=0)
-    game.deal_no = 1 + number % 11
-    game.dealer = number % 4
-    game._deal(game.shuffled_deck())
-    return game
+    return dealt(int(record["number"]))
 
 
 def model_rows(records: list[dict[str, Any]]) -> None:
