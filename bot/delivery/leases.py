@@ -75,7 +75,7 @@ class Leases:
         """Deliver (the turn in the limiter taken) under the message's lease, so no other
         worker sends or edits it meanwhile, and only if the message does not already
         show this version or a newer one: what was drawn, None if nothing was sent."""
-        while (ref := await self._lease(slot)) is None:
+        while (ref := await self._lease(slot.session_id, slot.purpose, slot.chat_id)) is None:
             await self._clock.sleep(LEASE_POLL)  # another worker is sending it right now
         if slot.pending is not None and slot.pending_version > version:
             # a newer screen came while we waited: it goes in this turn instead
@@ -138,14 +138,13 @@ class Leases:
         stored = await self._messages.stored(slot.session_id, purpose)
         if not _behind_in(stored, slot.chat_id, version):
             return False
-        ref = await self._messages.lease(
-            slot.session_id, purpose, slot.chat_id, self.owner, self.seconds,
-            now=self._clock.wall(),
-        )
+        ref = await self._lease(slot.session_id, purpose, slot.chat_id)
+        if ref is None:
+            return False  # another worker draws it right now
         drawn: Drawn | None = None
         try:
-            if ref is None or not _behind_in(ref, slot.chat_id, version):
-                return False  # another worker draws it right now, or it drew it meanwhile
+            if not _behind_in(ref, slot.chat_id, version):
+                return False  # another worker drew it meanwhile
             assert ref.message_id is not None
             hand = Slot(slot.session_id, purpose, slot.chat_id, slot.thread,
                         ephemeral_for=ref.receiver, message_id=ref.message_id, loaded=True)
@@ -159,10 +158,9 @@ class Leases:
                 shown=version if drawn is Drawn.DRAWN else None,
             )
 
-    async def _lease(self, slot: Slot) -> MessageRef | None:
+    async def _lease(self, session_id: int, purpose: str, chat_id: int) -> MessageRef | None:
         return await self._messages.lease(
-            slot.session_id, slot.purpose, slot.chat_id, self.owner, self.seconds,
-            now=self._clock.wall(),
+            session_id, purpose, chat_id, self.owner, self.seconds, now=self._clock.wall()
         )
 
 
