@@ -76,6 +76,13 @@ class Pace(Enum):
     DEFERRED = "deferred"  # may wait for a newer screen, which then goes in one edit
 
 
+#: The order in which the screens of one change ask for their chats' slots. A slot
+#: that is free when they come (the player thought longer than her group's interval)
+#: goes to the first that asks, so they ask as :mod:`bot.queueing` ranks them when they
+#: queue: the turn's hand first, then the table, then the rest.
+ASKING_ORDER = (Pace.URGENT, Pace.TABLE, Pace.NORMAL, Pace.DEFERRED)
+
+
 @dataclass(frozen=True)
 class Placement:
     """Where a screen goes and how; ``final``: the session is over, so the message is
@@ -187,9 +194,11 @@ class Presenter(Screens):
     ) -> None:
         if self.pages is not None:
             self.pages.changed(session)
-        async for purpose, chat_id, shown, placement in self._screens(
-            session, with_table, only, table_how
-        ):
+        # every screen drawn before any is handed over, then handed over in the order
+        # they may take a free slot in (nothing runs in between)
+        drawn = [found async for found in self._screens(session, with_table, only, table_how)]
+        drawn.sort(key=lambda found: ASKING_ORDER.index(found[3].pace))
+        for purpose, chat_id, shown, placement in drawn:
             self._put(session, purpose, chat_id, shown, placement)
 
     async def newest(self, session: Session, purpose: str) -> Screen | None:

@@ -137,6 +137,9 @@ class Slots:
         self.leases = leases
         self.max_slots = max_slots
         self._slots: dict[tuple[int, str], Slot] = {}  # least recently shown first
+        #: every worker still running, with its slot: one whose slot was let go meanwhile
+        #: (its topic deleted, its ephemeral message closed) may still be telling of it
+        self._running: dict[asyncio.Task[None], Slot] = {}
 
     def __len__(self) -> int:
         return len(self._slots)
@@ -187,18 +190,21 @@ class Slots:
         if slot.hurry is not None and not slot.wait:
             slot.hurry.set()
         if slot.worker is None or slot.worker.done():
-            slot.worker = asyncio.get_running_loop().create_task(self._work(slot))
+            slot.worker = worker = asyncio.get_running_loop().create_task(self._work(slot))
+            self._running[worker] = slot
+            worker.add_done_callback(self._running.pop)
 
     def busy(self) -> list[asyncio.Task[None]]:
-        """The workers still delivering; deferred screens are hurried."""
-        for slot in self._slots.values():
+        """The workers still delivering, those of slots let go meanwhile too (they may be
+        telling of a deleted topic); deferred screens are hurried."""
+        for slot in [*self._slots.values(), *self._running.values()]:
             if slot.hurry is not None:
                 slot.hurry.set()
-        return [s.worker for s in self._slots.values() if s.worker and not s.worker.done()]
+        return [worker for worker in self._running if not worker.done()]
 
     def workers(self) -> list[asyncio.Task[None]]:
-        """Every slot's worker (to stop them)."""
-        return [s.worker for s in self._slots.values() if s.worker]
+        """Every worker still running (to stop them)."""
+        return list(self._running)
 
     # ------------------------------------------------------------ the worker
 

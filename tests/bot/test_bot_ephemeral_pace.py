@@ -14,11 +14,16 @@ to the same clock; what is asserted is the order in which the edits reach the fa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from bot.limiter import Limits, Pace
+from bot.delivery import Delivery
+from bot.limiter import FloodLimiter, Limits, Pace
+from bot.present import Presenter
+from sessions import TABLE, Messages, Preferences, ephemeral_purpose
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits
 from tests.support.harness import start_harness
-from tests.support.helpers_sessions import FirstLegal
+from tests.support.helpers_sessions import FirstLegal, duel, open_manager
 from tests.support.tables import ephemeral_hand, moves
 
 SCALE = 30.0  # the fake's clock runs this many times faster than Telegram's
@@ -68,3 +73,66 @@ async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> N
     finally:
         await harness.stop()
         await fake.stop()
+
+
+class _Group:
+    """Stands in for PTB's Bot: records each edit that reaches the group, in order, as
+    (method, the ephemeral message's receiver or None for the table)."""
+
+    def __init__(self) -> None:
+        self.edits: list[tuple[str, int | None]] = []
+
+    async def edit_message_text(self, **_: Any) -> bool:
+        self.edits.append(("editMessageText", None))
+        return True
+
+    async def do_api_request(self, method: str, api_kwargs: dict[str, Any], **_: Any) -> bool:
+        self.edits.append((method, api_kwargs["receiver_user_id"]))
+        return True
+
+
+async def test_a_move_made_when_the_groups_slot_is_free_sends_the_turns_hand_first(
+    db_dir: Path,
+) -> None:
+    """The mover thought longer than the group's interval, so its next slot is free when
+    her move comes: the first screen to ask takes it. That is the other player's
+    ephemeral hand with his turn's buttons; the table follows a slot later, and the
+    mover's own hand (the card she played gone) after it."""
+    clock = FakeClock()
+    manager = await open_manager(db_dir / "free.sqlite3", FirstLegal())
+    try:
+        group = _Group()
+        limiter = FloodLimiter(Limits(group=Pace(20, 60.0), private=None, overall=None),
+                               clock=clock)
+        messages = Messages(manager.store)
+        delivery = Delivery(group, limiter, messages, defer=0.0, clock=clock)  # type: ignore[arg-type]
+        presenter = Presenter(delivery, Preferences(manager.store), "koloda_bot")
+        session = await duel(manager, chat_id=-100, users=(1, 2))
+        await messages.posted(session.id, TABLE, -100, 50, session.version)
+        for seat, player in enumerate(session.seats):  # both pressed 🃏 My hand
+            assert player.user_id is not None
+            delivery.track_ephemeral(
+                session.id, ephemeral_purpose(seat), -100, player.user_id, 60 + seat,
+                presenter.hand_screen(session, seat, "en", False), session.version,
+            )
+        delivery.show(session.id, TABLE, -100, presenter.table_screen(session, "en"),
+                      session.version, table=True)  # the deal, on the table
+        await clock.run(delivery.flush())
+        del group.edits[:]
+        await clock.advance(60.0)  # she thinks: the group's budget is all there again
+        mover = session.to_move
+        assert mover is not None and session.game is not None
+        mover_id, other_id = session.seats[mover].user_id, session.seats[1 - mover].user_id
+        assert mover_id is not None
+        lead = session.game.legal_actions(mover)[0]
+        outcome = await manager.act(session.id, mover_id, session.version, lead)
+        assert outcome.session.to_move == 1 - mover  # the turn passes to him
+        await presenter.on_outcome(outcome)
+        await clock.run(delivery.flush())
+        assert group.edits == [
+            ("editEphemeralMessageText", other_id),
+            ("editMessageText", None),
+            ("editEphemeralMessageText", mover_id),
+        ]
+    finally:
+        await manager.close()

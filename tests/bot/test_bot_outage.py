@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,16 +40,21 @@ async def quick(fake: FakeTelegram, db_dir: Path, monkeypatch: pytest.MonkeyPatc
     await running.stop()
 
 
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
+@asynccontextmanager
+async def locked(path: Path) -> AsyncIterator[None]:
     """Another process holds the database's write lock (a long backup, an operator's
-    sqlite3 shell): every write of the bot fails with "database is locked"."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
+    sqlite3 shell): every write of the bot fails with "database is locked".
+
+    The lock is taken in a thread, as another process would: the bot may be in the
+    middle of a write transaction, which it finishes only if its event loop runs on
+    while the lock waits for it (a wait on the loop itself would hold the bot inside
+    its transaction until the wait timed out)."""
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        await asyncio.to_thread(other.execute, "BEGIN EXCLUSIVE")
         yield
-    finally:
         other.execute("ROLLBACK")
+    finally:
         other.close()
 
 
@@ -88,7 +93,7 @@ async def test_a_move_pressed_while_the_database_is_locked_counts_once_afterward
     first, other, version = await mover(harness, table)
     hand = fake.last_message(first.id, containing="🃏")
     assert hand is not None and move_data(hand)
-    with locked(db_dir / "koloda.sqlite3"):
+    async with locked(db_dir / "koloda.sqlite3"):
         query = fake.push_callback(first, fake.private(first), hand.message_id, move_data(hand)[0])
         update_id = fake._updates[-1]["update_id"]
         late = fake.push_command(other, fake.private(other), "/help")["update_id"]
@@ -243,7 +248,7 @@ async def test_a_computer_move_the_locked_database_refused_is_made_afterwards(
                     await fake.answer(fake.push_press(vera, hand, move_data(hand)[0]))
                 await asyncio.sleep(0.01)
         before = (await harness.kol.manager.get(1)).moves
-        with locked(path):
+        async with locked(path):
             computer.gate.set()  # it has chosen; its commit meets the lock
             async with asyncio.timeout(30):
                 while not any("waits for the database" in r.getMessage()

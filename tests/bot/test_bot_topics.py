@@ -4,10 +4,16 @@ topic it was opened in, one per topic; closed topics pause, deleted ones cancel.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 from telegram.error import BadRequest
 
+from bot.delivery import Delivery
+from bot.limiter import FloodLimiter, Limits
+from bot.render.common import screen
+from sessions import TABLE
+from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import THREAD_NOT_FOUND, TOPIC_CLOSED
 from tests.support.harness import Harness
 from tests.support.tables import moves, open_table, play_out, pop_up
@@ -204,6 +210,41 @@ async def test_a_deleted_topic_cancels_its_table_and_keeps_the_match(
     assert history is not None and history.thread is None
     assert any(b.get("callback_data", "").endswith(str(table.session_id))
                for b in history.buttons())
+
+
+class _DeletedTopic:
+    """Stands in for PTB's Bot in a forum whose topic was deleted: every send there is
+    refused as Telegram refuses it."""
+
+    async def send_message(self, chat_id: int, text: str, **_: Any) -> Any:
+        raise BadRequest(THREAD_NOT_FOUND)
+
+
+class _NoMessages:
+    """A message store that holds no message yet (the table is posted anew)."""
+
+    async def stored(self, session_id: int, purpose: str) -> None:
+        return None
+
+
+async def test_delivery_is_flushed_only_once_a_deleted_topic_has_been_told_of() -> None:
+    """The send that finds a topic deleted lets its message go at once, but what the
+    bot does about it (cancelling the table, telling its players) still runs: flushing
+    delivery (a test's settling, the bot going down) waits until that is done too."""
+    clock = FakeClock()
+    limiter = FloodLimiter(Limits.off(), clock=clock)
+    delivery = Delivery(_DeletedTopic(), limiter, _NoMessages(), clock=clock)  # type: ignore[arg-type]
+    told: list[tuple[int, int, str]] = []
+
+    async def cancel_the_table(chat_id: int, thread: int, state: str) -> None:
+        await clock.sleep(5.0)  # its commit, on a loaded machine
+        told.append((chat_id, thread, state))
+
+    delivery.subscribe_topics(cancel_the_table)
+    delivery.show(1, TABLE, -100, screen("the table"), 3, thread=7, table=True)
+    await clock.run(delivery.flush())
+    assert told == [(-100, 7, "gone")]
+    assert delivery.slots == 0  # the message is let go
 
 
 async def test_score_top_and_history_answer_in_the_topic_they_were_asked_in(
