@@ -117,8 +117,8 @@ CHEAP_FACTOR = 4
 
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
 #: The reference's UCT constant per game, on rewards divided by the game's scale:
-#: the best of the grid 0.5, 1, 1.5, 2, 3 (Eleven's 0.5, 1.5, 3) — strong's smallest
-#: margin at 0.1 s on the same seeds (docs/computer-players.md).
+#: the best of the grid 0.5, 1, 1.5, 2, 3 (Eleven's 0.5, 1.5, 3; King's also 4, 6) —
+#: strong's smallest margin at 0.1 s on the same seeds (docs/computer-players.md).
 REFERENCE_C = {
     "eleven": 1.5,
     "two_ten_jack": 1.0,
