@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from unittest import mock
 
@@ -33,20 +33,27 @@ from games import REGISTRY
 from games.ai import compact, compact_king, compact_oh_hell
 from games.base import Game, View
 
+#: The games the seer plays: each one's compact state of a view with every hand filled in.
+FROM_VIEW: dict[str, Callable[[View, list[list[str]]], Any]] = {
+    "oh_hell": compact_oh_hell.from_view,
+    "king": compact_king.from_view,
+}
+
 
 def true_state(game_id: str, game: Game, view: View) -> Any:
     """The compact state of the view's decision with every hand as really dealt."""
     hands = [list(hand) for hand in getattr(game, "hands")]  # noqa: B009 - a trick game
-    if game_id == "oh_hell":
-        return compact_oh_hell.from_view(view, hands)
-    return compact_king.from_view(view, hands)
+    return FROM_VIEW[game_id](view, hands)
 
 
 @contextlib.contextmanager
 def seeing(game_id: str, game: Game, view: View) -> Iterator[None]:
     """Within, every world drawn for the decision at ``view`` of ``game`` is the
     true deal: compact worlds are :func:`true_state`, the engine's
-    ``determinize`` keeps its sample but deals the other seats their real hands."""
+    ``determinize`` keeps its sample but deals the other seats their real hands.
+    ValueError for a game the seer does not play (:data:`FROM_VIEW`)."""
+    if game_id not in FROM_VIEW:
+        raise ValueError(f"the seer plays {', '.join(FROM_VIEW)}, not {game_id!r}")
     truth = functools.cache(lambda: true_state(game_id, game, view))
     hands: list[list[str]] = getattr(game, "hands")  # noqa: B009 - a trick game
     game_cls = REGISTRY[game_id]

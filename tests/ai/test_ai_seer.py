@@ -133,3 +133,12 @@ def test_strong_seer_searches_the_true_deal_and_strong_does_not(game_id: str) ->
     assert seer and all(hands == truth for hands in seer)
     strong = searched_hands(game_id, "strong", game, seat)
     assert strong and any(hands != truth for hands in strong)
+
+
+def test_the_seer_refuses_a_game_it_does_not_play() -> None:
+    seer = bench_module("seer")
+    game = REGISTRY["eleven"].new(2, {}, seed=1, dealer=0)
+    seat = game.to_move
+    assert seat is not None
+    with pytest.raises(ValueError, match="eleven"), seer.seeing("eleven", game, game.view(seat)):
+        pass
