@@ -40,7 +40,10 @@ worlds not weighted by the bids seen; ``games/ai/inference.py``),
 the dominated-move filter (``games/ai/dominance.py``: the flat searches and
 the endings), ``strong-bidsonly`` strong inferring from the bids and trumps
 only, not from the play (the cards played in Oh Hell, King, Eleven and
-Two-Ten-Jack; Rummy's pile).
+Two-Ten-Jack; Rummy's pile). ``strong-seer`` (Oh Hell and King) is strong
+whose every sampled world is the true deal (bench/seer.py: it sees every
+hidden hand, in its bids and trumps as in its play, and infers nothing):
+what perfect information is worth, the most inference could win.
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -50,6 +53,7 @@ from "computer to move" to the move (queueing included), p50 and p95.
     .venv/bin/python bench/computer.py --pairs strong:reference --games oh_hell --think 0.25
     .venv/bin/python bench/computer.py --pairs strong:ismcts@0.5 strong:ismcts@3 --games oh_hell
     .venv/bin/python bench/computer.py --pairs strong:strong-blind --games king --starts 6 7 8 9
+    .venv/bin/python bench/computer.py --pairs strong-seer:strong-blind --games oh_hell --think 0.1
     .venv/bin/python bench/computer.py --load
 """
 
@@ -75,6 +79,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference import SCALES, reference_move
+from seer import seeing
 from spiel_oh_hell import spiel_move
 
 from games import REGISTRY
@@ -112,8 +117,8 @@ CHEAP_FACTOR = 4
 
 PAIRS = (("strong", "reference"), ("strong", "easy"), ("normal", "easy"), ("easy", "random"))
 #: The reference's UCT constant per game, on rewards divided by the game's scale:
-#: the best of the grid 0.5, 1, 1.5, 2, 3 (Eleven's 0.5, 1.5, 3) — strong's smallest
-#: margin at 0.1 s on the same seeds (docs/computer-players.md).
+#: the best of the grid 0.5, 1, 1.5, 2, 3 (Eleven's 0.5, 1.5, 3; King's also 4, 6) —
+#: strong's smallest margin at 0.1 s on the same seeds (docs/computer-players.md).
 REFERENCE_C = {
     "eleven": 1.5,
     "two_ten_jack": 1.0,
@@ -168,7 +173,9 @@ def agent(
         "rollout": (endgame, "ENABLED"),
         "dominated": (dominance, "ENABLED"),
     }
-    off = [switches[handicap] for handicap in handicaps]
+    # The seer sees every hand: with one world there is nothing to infer.
+    seer = "seer" in handicaps
+    off = [switches["blind" if handicap == "seer" else handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:
         view = game.view(seat)
@@ -183,6 +190,8 @@ def agent(
         with contextlib.ExitStack() as stack:
             for module, flag in off:
                 stack.enter_context(mock.patch.object(module, flag, False))
+            if seer:
+                stack.enter_context(seeing(game_id, game, view))
             return choose(game_id, view, name, salt, budgets.get(name))
 
     return move

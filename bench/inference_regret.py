@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from computer import agent, game_budgets, interval, start_game
 from inference_check import dealt
+from seer import true_state
 
 from games.ai import compact_king, compact_oh_hell, ismcts
 from games.ai.compact import INDEX, rewards
@@ -99,14 +100,6 @@ def kind_of(view: View) -> str:
         return "lead"
     led = view["trick"][0][1][1]
     return "follow" if any(card[1] == led for card in view["hand"]) else "discard"
-
-
-def true_state(game_id: str, game: Game, view: View) -> Any:
-    """The compact state of the view's decision with every hand as really dealt."""
-    hands = [list(hand) for hand in getattr(game, "hands")]  # noqa: B009 - a trick game
-    if game_id == "oh_hell":
-        return compact_oh_hell.from_view(view, hands)
-    return compact_king.from_view(view, hands)
 
 
 def encode(action: str) -> int:
