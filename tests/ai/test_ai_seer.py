@@ -133,3 +133,31 @@ def test_strong_seer_searches_the_true_deal_and_strong_does_not(game_id: str) ->
     assert seer and all(hands == truth for hands in seer)
     strong = searched_hands(game_id, "strong", game, seat)
     assert strong and any(hands != truth for hands in strong)
+
+
+@pytest.mark.parametrize(
+    ("level", "phase", "sees"),
+    [
+        ("strong-seerplay", "bid", False),
+        ("strong-seerplay", "play", True),
+        ("strong-seer", "bid", True),
+        ("strong-seer", "play", True),
+    ],
+)
+def test_strong_seerplay_sees_in_the_card_play_only(level: str, phase: str, sees: bool) -> None:
+    """The split of the seer's points: ``strong-seerplay`` bids blind and plays seeing."""
+    computer = bench_module("computer")
+    game = played_to("oh_hell", 10_005, phase, 1)
+    seat = game.to_move
+    assert seat is not None and len(game.legal_actions(seat)) > 1
+    entered: list[str] = []
+    seeing = computer.seeing
+
+    def spy(game_id: str, seen: Game, view: View) -> Any:
+        entered.append(view["phase"])
+        return seeing(game_id, seen, view)
+
+    with mock.patch.object(computer, "seeing", spy):
+        move = computer.agent(level, "oh_hell", {"strong": Budget(playouts=48)}, 0.0)(game, seat, 5)
+    assert move in game.legal_actions(seat)
+    assert entered == ([phase] if sees else [])
