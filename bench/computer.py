@@ -43,7 +43,9 @@ only, not from the play (the cards played in Oh Hell, King, Eleven and
 Two-Ten-Jack; Rummy's pile). ``strong-seer`` (Oh Hell and King) is strong
 whose every sampled world is the true deal (bench/seer.py: it sees every
 hidden hand, in its bids and trumps as in its play, and infers nothing):
-what perfect information is worth, the most inference could win.
+what perfect information is worth, the most inference could win;
+``strong-seerplay`` sees them in the card play only (its bids, trumps and
+King's lottery blind): what they are worth where the play can infer them.
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -173,9 +175,11 @@ def agent(
         "rollout": (endgame, "ENABLED"),
         "dominated": (dominance, "ENABLED"),
     }
-    # The seer sees every hand: with one world there is nothing to infer.
-    seer = "seer" in handicaps
-    off = [switches["blind" if handicap == "seer" else handicap] for handicap in handicaps]
+    # The seer sees every hand: with one world there is nothing to infer
+    # (``seerplay`` only in the card play; its bids and trumps are blind).
+    seer = "seer" in handicaps or "seerplay" in handicaps
+    seen_in = ("play",) if "seerplay" in handicaps else None
+    off = [switches["blind" if handicap.startswith("seer") else handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:
         view = game.view(seat)
@@ -190,7 +194,7 @@ def agent(
         with contextlib.ExitStack() as stack:
             for module, flag in off:
                 stack.enter_context(mock.patch.object(module, flag, False))
-            if seer:
+            if seer and (seen_in is None or view["phase"] in seen_in):
                 stack.enter_context(seeing(game_id, game, view))
             return choose(game_id, view, name, salt, budgets.get(name))
 

@@ -142,3 +142,31 @@ def test_the_seer_refuses_a_game_it_does_not_play() -> None:
     assert seat is not None
     with pytest.raises(ValueError, match="eleven"), seer.seeing("eleven", game, game.view(seat)):
         pass
+
+
+@pytest.mark.parametrize(
+    ("level", "phase", "sees"),
+    [
+        ("strong-seerplay", "bid", False),
+        ("strong-seerplay", "play", True),
+        ("strong-seer", "bid", True),
+        ("strong-seer", "play", True),
+    ],
+)
+def test_strong_seerplay_sees_in_the_card_play_only(level: str, phase: str, sees: bool) -> None:
+    """The split of the seer's points: ``strong-seerplay`` bids blind and plays seeing."""
+    computer = bench_module("computer")
+    game = played_to("oh_hell", 10_005, phase, 1)
+    seat = game.to_move
+    assert seat is not None and len(game.legal_actions(seat)) > 1
+    entered: list[str] = []
+    seeing = computer.seeing
+
+    def spy(game_id: str, seen: Game, view: View) -> Any:
+        entered.append(view["phase"])
+        return seeing(game_id, seen, view)
+
+    with mock.patch.object(computer, "seeing", spy):
+        move = computer.agent(level, "oh_hell", {"strong": Budget(playouts=48)}, 0.0)(game, seat, 5)
+    assert move in game.legal_actions(seat)
+    assert entered == ([phase] if sees else [])
