@@ -174,12 +174,13 @@ def agent(
         "bidsonly": (inference, "FROM_PLAY"),
         "rollout": (endgame, "ENABLED"),
         "dominated": (dominance, "ENABLED"),
+        # the seer sees every hand: with one world there is nothing to infer
+        "seer": (inference, "ENABLED"),
+        "seerplay": (inference, "ENABLED"),  # in the card play; its bids and trumps blind
     }
-    # The seer sees every hand: with one world there is nothing to infer
-    # (``seerplay`` only in the card play; its bids and trumps are blind).
+    off = [switches[handicap] for handicap in handicaps]
     seer = "seer" in handicaps or "seerplay" in handicaps
     seen_in = ("play",) if "seerplay" in handicaps else None
-    off = [switches["blind" if handicap.startswith("seer") else handicap] for handicap in handicaps]
 
     def move(game: Game, seat: int, salt: int) -> str:
         view = game.view(seat)
