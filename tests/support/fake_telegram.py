@@ -366,6 +366,7 @@ class FakeTelegram:
 
     async def start(self) -> str:
         """Listen on 127.0.0.1 at a random port; returns :attr:`api_url`."""
+        self._stopping = False
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
