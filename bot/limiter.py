@@ -27,7 +27,12 @@ before it waits (:mod:`bot.delivery`).
 A caller that wants to decide *what* to send only once it may send (newest
 screen wins: :mod:`bot.delivery`) waits with :meth:`FloodLimiter.wait_turn`
 first and passes ``rate_limit_args={"turn_taken": True}``; the call is then
-counted without waiting twice. Calls that are not messages (button answers,
+counted without waiting twice. One that must first get ready (read where its
+message is from the store) takes its place in the chat's queue at once
+(:meth:`FloodLimiter.ask`), waits for it once ready (:meth:`FloodLimiter.take`),
+or gives it back if nothing is to go (:meth:`FloodLimiter.give_back`): the order
+in which requests ask decides who takes a free slot, not how long each took to
+get ready. Calls that are not messages (button answers,
 ``getUpdates``, ``getMe``) are not paced.
 
 Telegram counts per bot token, so several workers must pace through one
@@ -160,6 +165,19 @@ class Heartbeat(Protocol):
         ...
 
 
+@dataclass
+class Ticket:
+    """A request's place among those waiting for their chat's slots, taken when it asked
+    (:meth:`FloodLimiter.ask`) and waited on once it is ready (:meth:`FloodLimiter.take`)."""
+
+    chat_id: int | None
+    priority: int
+    urgency: Urgency | None
+    asked: float  # the clock's now() when it asked
+    ripe: float  # seconds after ``asked`` from which a table's screen ranks as a turn
+    turn: asyncio.Future[None] | None  # the chat's slot, once it is this one's (None: unpaced)
+
+
 class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
     """Per-chat and overall pacing, with priorities and 429 handling (see the module)."""
 
@@ -202,21 +220,34 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 lane.pump.cancel()
         self._lanes.clear()
 
-    async def wait_turn(
+    def ask(
         self, chat_id: int | None, priority: int = NORMAL, *, urgency: Urgency | None = None
-    ) -> None:
-        """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
-        and count it as sent now. ``urgency``: what the request carries may change while
-        it waits (it is then ranked by ``urgency.priority`` whenever a slot opens)."""
+    ) -> Ticket:
+        """Take a place among the requests for ``chat_id``'s next slot now, before the
+        request is ready to go (its message still to be read from the store): the order
+        in which requests ask, not how long each takes to get ready, decides which takes
+        a free slot. :meth:`take` waits for the turn; :meth:`give_back` lets it go."""
         asked = self.clock.now()
         if self.limits.overall is not None:
             self._demand.note(OVERALL, self.limits.overall, asked)
         pace = self._chat_pace(chat_id)
         # a table's screen ages from when it asked (its wait for the chat's slot counts)
         ripe = RIPE * pace.interval if pace is not None else 0.0
+        turn = None
         if pace is not None and chat_id is not None:
-            await self._chat_turn(chat_id, pace, priority, urgency, ripe)
-        await self._overall_turn(URGENT if priority == REPLY else priority, urgency, asked, ripe)
+            turn = self._chat_turn(chat_id, pace, priority, urgency, ripe)
+        return Ticket(chat_id, priority, urgency, asked, ripe, turn)
+
+    async def take(self, ticket: Ticket) -> None:
+        """Wait until the request ``ticket`` asked for may go (its chat's and the overall
+        pace), and count it as sent now."""
+        chat_id, priority = ticket.chat_id, ticket.priority
+        if ticket.turn is not None:
+            await ticket.turn
+        await self._overall_turn(
+            URGENT if priority == REPLY else priority, ticket.urgency, ticket.asked, ticket.ripe
+        )
+        pace = self._chat_pace(chat_id)
         if pace is not None and chat_id is not None and self._reserve is None:
             # a request that waited long for the overall pace (a low priority) must
             # still not leave right before its chat's next, more urgent one
@@ -226,18 +257,43 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
                 await self.clock.sleep(gap)
             self._left_at[chat_id] = max(now, now + gap)
 
+    async def wait_turn(
+        self, chat_id: int | None, priority: int = NORMAL, *, urgency: Urgency | None = None
+    ) -> None:
+        """Wait until a message to ``chat_id`` may go (its chat's and the overall pace),
+        and count it as sent now. ``urgency``: what the request carries may change while
+        it waits (it is then ranked by ``urgency.priority`` whenever a slot opens)."""
+        await self.take(self.ask(chat_id, priority, urgency=urgency))
+
+    def give_back(self, ticket: Ticket | None) -> None:
+        """The request ``ticket`` asked for will not go (its message needs nothing now):
+        its place among the waiting requests goes, and a slot it was given already goes
+        as an unused one does (:meth:`unused`). None: no place was taken."""
+        if ticket is None or ticket.turn is None or ticket.chat_id is None:
+            return
+        if not ticket.turn.done():
+            ticket.turn.cancel()  # the chat's queue drops it
+            return
+        self.unused(ticket.chat_id)
+
     def unused(self, chat_id: int) -> None:
         """A turn in ``chat_id`` just taken went unused (its screen needed nothing by the
         time it opened: another worker drew it meanwhile): the most urgent request waiting
         in the chat takes it now instead of the chat's next slot (a slot booked in a
-        shared budget cannot be handed back)."""
-        lane, pace = self._lanes.get(chat_id), self._chat_pace(chat_id)
-        if lane is None or pace is None:
+        shared budget cannot be handed back); with none waiting, the chat's next request
+        may go as soon as the last one that left is an interval old."""
+        pace = self._chat_pace(chat_id)
+        if pace is None:
             return
-        lane.drop_done()
-        if lane.queue:
-            now = self.clock.now()
+        lane, now = self._lanes.get(chat_id), self.clock.now()
+        if lane is not None:
+            lane.drop_done()
+        if lane is not None and lane.queue:
             lane.take(AGED * pace.interval, FRESH * pace.interval, now).turn.set_result(None)
+        elif self._reserve is None and chat_id in self._next_in_chat:
+            left = self._left_at.get(chat_id, -pace.interval)
+            back = max(now, left + pace.interval)
+            self._next_in_chat[chat_id] = min(self._next_in_chat[chat_id], back)
 
     async def process_request(
         self,
@@ -276,20 +332,22 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             return None
         return self.limits.private if chat_id > 0 else self.limits.group
 
-    async def _chat_turn(
+    def _chat_turn(
         self, chat_id: int, pace: Pace, priority: int, urgency: Urgency | None, ripe: float
-    ) -> None:
-        """Wait for the chat's next slot; the most urgent waiting request takes each (a
-        table's screen younger than ``ripe`` seconds after a turn's hand)."""
+    ) -> asyncio.Future[None]:
+        """A place among the requests for the chat's next slot, resolved once the slot is
+        this one's: the most urgent waiting request takes each (a table's screen younger
+        than ``ripe`` seconds after a turn's hand); a free slot is taken at once."""
         now = self.clock.now()
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         lane = self._lanes.get(chat_id)
         if lane is None and self._reserve is None and self._next_in_chat.get(chat_id, 0.0) <= now:
             self._next_in_chat[chat_id] = now + pace.interval
             self._forget_quiet(now)
-            return
+            turn.set_result(None)
+            return turn
         if lane is None:
             lane = self._lanes[chat_id] = Lane()
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         lane.queue.append(
             Waiting(priority, next(self._order), now, turn, urgency, ripe, young=URGENT)
         )
@@ -297,7 +355,7 @@ class FloodLimiter(BaseRateLimiter[dict[str, Any]]):
             lane.pump = asyncio.get_running_loop().create_task(
                 self._serve_chat(chat_id, lane, pace)
             )
-        await turn
+        return turn
 
     async def _serve_chat(self, chat_id: int, lane: Lane, pace: Pace) -> None:
         """Hand out the chat's slots one per interval, each to the most urgent request

@@ -106,12 +106,12 @@ def place(
 ) -> None:
     """Hand ``screen`` (showing ``version``) to delivery for the session's message of
     ``purpose`` in ``chat_id`` — in its forum topic ``thread`` (0: none) — (an ephemeral
-    one is found by its purpose alone)."""
+    one is found by its purpose alone; ``chat_id`` is its group)."""
     how, pace, final = placement.how, placement.pace, placement.final
     if placement.where is Where.EPHEMERAL:
         delivery.show_ephemeral(
             session_id, purpose, screen, version, final=final, force=how is How.REDRAW,
-            deferred=pace is Pace.DEFERRED, urgent=pace is Pace.URGENT,
+            deferred=pace is Pace.DEFERRED, urgent=pace is Pace.URGENT, chat_id=chat_id,
         )
         return
     delivery.show(
@@ -248,7 +248,8 @@ class Presenter(Screens):
                        _hand_placement(session, seat, over))
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)
-                yield ephemeral_purpose(seat), 0, hand, _ephemeral_placement(session, seat, over)
+                yield (ephemeral_purpose(seat), session.chat_id or 0, hand,
+                       _ephemeral_placement(session, seat, over))
 
     async def seat_released(self, session: Session, seat: int, user_id: int, why: str) -> None:
         """A computer took over ``seat`` (``why``: ``timeouts`` or ``left``): the human's hand
@@ -262,7 +263,7 @@ class Presenter(Screens):
         self._put(session, hand_purpose(seat), user_id, gone,
                   Placement(Where.PRIVATE, How.EDIT_ONLY, final=True))
         if session.kind == "group":
-            self._put(session, ephemeral_purpose(seat), 0, gone,
+            self._put(session, ephemeral_purpose(seat), session.chat_id or 0, gone,
                       Placement(Where.EPHEMERAL, final=True))
 
     async def table_gone(self, session: Session) -> None:
@@ -317,7 +318,8 @@ class Presenter(Screens):
         purpose = ephemeral_purpose(seat)
         if await self.delivery.find_ephemeral(session.id, purpose):
             hand = self.hand_screen(session, seat, lang, with_table=False)
-            self._put(session, purpose, 0, hand, Placement(Where.EPHEMERAL, How.REDRAW))
+            self._put(session, purpose, session.chat_id or 0, hand,
+                      Placement(Where.EPHEMERAL, How.REDRAW))
             return
         try:
             await self.send_hand(session, seat, user_id, lang, query_id)
@@ -341,7 +343,8 @@ class Presenter(Screens):
     def keep_hand(self, session: Session, seat: int, lang: str) -> None:
         """Bring a player's ephemeral hand (just sent) up to ``session``."""
         hand = self.hand_screen(session, seat, lang, with_table=False)
-        self._put(session, ephemeral_purpose(seat), 0, hand, Placement(Where.EPHEMERAL))
+        self._put(session, ephemeral_purpose(seat), session.chat_id or 0, hand,
+                  Placement(Where.EPHEMERAL))
 
     # ------------------------------------------------------------ the creator's menu
 
@@ -357,7 +360,7 @@ class Presenter(Screens):
                 self._put(session, hand_purpose(seat), user_id, menu, Placement(Where.PRIVATE))
             return
         if await self.delivery.find_ephemeral(session.id, MENU):
-            self._put(session, MENU, 0, menu, Placement(Where.EPHEMERAL))
+            self._put(session, MENU, session.chat_id, menu, Placement(Where.EPHEMERAL))
             return
         self.delivery.spawn(self._send_menu(session, user_id, menu, query_id))
 

@@ -24,7 +24,7 @@ from bot.clock import Clock, LoopClock
 from bot.config import DEFAULT_LEASE_SECONDS
 from bot.delivery.leases import Leases, Newest, TurnHand
 from bot.delivery.replies import Replies, asking_topic
-from bot.delivery.slots import MAX_SLOTS, Showing, Slots
+from bot.delivery.slots import MAX_SLOTS, Showing, Slot, Slots
 from bot.delivery.telegram import Retries, TelegramCalls
 from bot.limiter import FloodLimiter
 from bot.queueing import REPLY, URGENT
@@ -209,10 +209,13 @@ class Delivery:
         force: bool = False,
         deferred: bool = False,
         urgent: bool = False,
+        chat_id: int = 0,
     ) -> None:
         """Keep an ephemeral message current (edited, never re-posted), if one is shown:
         sent here, or stored (sent by another worker, or before a restart); ``deferred``
-        and ``urgent`` as in :meth:`show`."""
+        and ``urgent`` as in :meth:`show`. ``chat_id``: the group it would be in (0: not
+        known till the stored one is read), so its place among the group's requests is
+        taken at once."""
         slot = self._slots.get(session_id, purpose)
         if slot is not None and slot.absent:
             if not self.shared:  # none was stored, and only this worker sends them
@@ -222,7 +225,7 @@ class Delivery:
             self._slots.pop(session_id, purpose)  # another worker may have sent one since
             slot = None
         if slot is None:
-            slot = self._slots.slot(session_id, purpose, 0)
+            slot = self._slots.slot(session_id, purpose, chat_id)
             slot.lookup = True
         elif slot.ephemeral_for is None and not slot.lookup:
             return  # none is shown, or the purpose's message is an ordinary one
@@ -239,7 +242,7 @@ class Delivery:
         ref = await self._messages.stored(session_id, purpose)
         if ref is None or ref.receiver is None or ref.chat_id is None or ref.message_id is None:
             return False
-        slot = self._slots.slot(session_id, purpose, ref.chat_id)
+        slot = self._found_ephemeral(session_id, purpose, ref.chat_id)
         slot.ephemeral_for, slot.message_id, slot.loaded = ref.receiver, ref.message_id, True
         slot.pending_version = max(slot.pending_version, ref.shown)
         return True
@@ -255,9 +258,18 @@ class Delivery:
         version: int,
     ) -> None:
         """Remember an ephemeral hand just sent showing ``shown``, to keep it current."""
-        slot = self._slots.slot(session_id, purpose, chat_id)
+        slot = self._found_ephemeral(session_id, purpose, chat_id)
         slot.ephemeral_for, slot.message_id, slot.loaded = user_id, ephemeral_message_id, True
         slot.delivered, slot.pending_version = shown.key(), version
+
+    def _found_ephemeral(self, session_id: int, purpose: str, chat_id: int) -> Slot:
+        """The slot of an ephemeral message just found (sent, or read from the store): a
+        new one if the kept one only looked for it (found none, or still reads the
+        store: what it reads may predate this one)."""
+        kept = self._slots.get(session_id, purpose)
+        if kept is not None and kept.ephemeral_for is None:
+            self._slots.pop(session_id, purpose)
+        return self._slots.slot(session_id, purpose, chat_id)
 
     async def send_ephemeral(
         self,

@@ -1,13 +1,15 @@
 """Newest screen wins: one slot per message that shows a session.
 
 Every message that shows a session lives in a *slot* keyed by (session,
-purpose). :meth:`Slots.show` only records the newest screen for a slot; one
-worker per slot waits for its turn in the bot's one rate limiter and only then
-takes the newest screen, so a burst of changes (computer moves) becomes one
-edit, and an edit equal to what the message already shows is skipped. A screen
-Telegram did not take is delivered again with back-off; a screen that is not
-urgent for its viewer may wait a while for a newer one, when the budget it needs
-is short (:meth:`bot.limiter.FloodLimiter.short`).
+purpose). :meth:`Slots.show` only records the newest screen for a slot (and takes
+its place in its chat's queue: the screens of a change ask in the order they are
+shown, not once each has read its message from the store); one worker per slot
+waits for that turn in the bot's one rate limiter and only then takes the newest
+screen, so a burst of changes (computer moves) becomes one edit, and an edit equal
+to what the message already shows is skipped. A screen Telegram did not take is
+delivered again with back-off; a screen that is not urgent for its viewer may wait
+a while for a newer one, when the budget it needs is short
+(:meth:`bot.limiter.FloodLimiter.short`).
 
 With several workers the taken screen goes under the message's delivery lease
 (:mod:`bot.delivery.leases`); with one, straight to Telegram.
@@ -27,6 +29,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from bot.clock import Clock, sleep_unless
 from bot.delivery.telegram import TelegramCalls, answered, in_transit, retried
+from bot.limiter import Ticket
 from bot.queueing import LATER, NORMAL, TABLE, URGENT
 from bot.render.common import Screen
 from bot.topics import topic_refusal
@@ -190,7 +193,14 @@ class Slots:
         if slot.hurry is not None and not slot.wait:
             slot.hurry.set()
         if slot.worker is None or slot.worker.done():
-            slot.worker = worker = asyncio.get_running_loop().create_task(self._work(slot))
+            # its place among the chat's requests is taken now, in the order the screens of
+            # a change are handed over, not once its message is read from the store
+            ticket = None
+            if slot.chat_id and not _waits_for_newer(slot):
+                ticket = limiter.ask(slot.chat_id, slot.priority, urgency=slot)
+            slot.worker = worker = asyncio.get_running_loop().create_task(
+                self._work(slot, ticket)
+            )
             self._running[worker] = slot
             worker.add_done_callback(self._running.pop)
 
@@ -208,7 +218,10 @@ class Slots:
 
     # ------------------------------------------------------------ the worker
 
-    async def _work(self, slot: Slot) -> None:
+    async def _work(self, slot: Slot, ticket: Ticket | None) -> None:
+        """Deliver the slot's newest screen until none is pending; ``ticket``: the place
+        its first screen took among its chat's requests when it was shown."""
+        limiter = self._calls.limiter
         try:
             if slot.lookup and not await self._stored_ephemeral(slot):
                 return
@@ -224,7 +237,9 @@ class Slots:
                     slot.pending = None
                     await self._shown(slot, slot.pending_version)
                     continue
-                if slot.wait and slot.delivered is not None:
+                if _waits_for_newer(slot):
+                    limiter.give_back(ticket)  # its place goes while it waits
+                    ticket = None
                     await self._hold(slot)
                 waiting = slot.pending_version
                 if await self._newer_shown(slot, waiting):
@@ -232,13 +247,17 @@ class Slots:
                     if slot.pending_version == waiting:  # nothing newer came meanwhile
                         slot.pending = None
                     continue
-                # ranked by the newest screen's urgency while it waits (a hand that
-                # waited as "later" may meanwhile carry its player's turn)
-                await self._calls.limiter.wait_turn(slot.chat_id, slot.priority, urgency=slot)
+                if ticket is None or ticket.chat_id != slot.chat_id:  # it was in another chat
+                    limiter.give_back(ticket)
+                    # ranked by the newest screen's urgency while it waits (a hand that
+                    # waited as "later" may meanwhile carry its player's turn)
+                    ticket = limiter.ask(slot.chat_id, slot.priority, urgency=slot)
+                taken, ticket = ticket, None
+                await limiter.take(taken)
                 # the newest screen, taken only now that it may go
                 screen, version, slot.pending = slot.pending, slot.pending_version, None
                 if screen is None:  # forgotten meanwhile: the chat's next request goes now
-                    self._calls.limiter.unused(slot.chat_id)
+                    limiter.unused(slot.chat_id)
                     return
                 try:
                     drawn = await self._deliver_taken(slot, screen, version)
@@ -251,7 +270,7 @@ class Slots:
                 if drawn is Drawn.CLOSED:
                     return
                 if drawn is None:  # another worker drew it: the chat's next request goes now
-                    self._calls.limiter.unused(slot.chat_id)
+                    limiter.unused(slot.chat_id)
                 slot.failures = 0
         except Exception as error:
             if in_transit(error) or isinstance(error, TelegramError):
@@ -260,6 +279,7 @@ class Slots:
             else:
                 log.exception("delivering %s/%s failed", slot.session_id, slot.purpose)
         finally:
+            limiter.give_back(ticket)  # nothing to send, or it failed before its turn
             if slot.final and slot.pending is None and self._slots.get(slot.key) is slot:
                 del self._slots[slot.key]
             self._forget_idle()
@@ -403,3 +423,9 @@ class Slots:
             idle = slot.worker is None or slot.worker.done() or slot.worker is me
             if idle and slot.pending is None:  # stored: a forgotten one is looked up again
                 del self._slots[key]
+
+
+def _waits_for_newer(slot: Slot) -> bool:
+    """Whether the slot's pending screen may wait for a newer one before it asks for its
+    chat's turn (:meth:`Slots._hold`)."""
+    return bool(slot.wait) and slot.delivered is not None

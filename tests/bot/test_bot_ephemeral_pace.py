@@ -7,26 +7,35 @@ Bob's hand with his turn's buttons and Alice's hand without the card she played:
 Bob's goes first, the table right after it (it shows the move one slot later), and
 Alice's waits (it may go with her next turn).
 
-The fake Bot API enforces the limit on a compressed clock and the bot paces itself
-to the same clock; what is asserted is the order in which the edits reach the fake.
+The fake Bot API enforces a limit on a compressed clock and the bot paces itself
+to the same clock, with room to spare (a send a busy machine makes late is no 429);
+what is asserted is the order in which the edits reach the fake.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.delivery import Delivery
+import pytest
+
+from bot.delivery import MAX_SLOTS, Delivery
 from bot.limiter import FloodLimiter, Limits, Pace
 from bot.present import Presenter
-from sessions import TABLE, Messages, Preferences, ephemeral_purpose
+from sessions import TABLE, Messages, Preferences, Session, SessionManager, ephemeral_purpose
+from storage import MessageRef
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits
 from tests.support.harness import start_harness
-from tests.support.helpers_sessions import FirstLegal, duel, open_manager
+from tests.support.helpers_sessions import FirstLegal, db_url, duel
 from tests.support.tables import ephemeral_hand, moves
 
 SCALE = 30.0  # the fake's clock runs this many times faster than Telegram's
+GROUP = Pace(20, 60.0)  # a group's pace on the fake clock (Telegram's)
 
 
 def ephemeral_edit_for(call: Call, user: FakeUser) -> bool:
@@ -35,8 +44,16 @@ def ephemeral_edit_for(call: Call, user: FakeUser) -> bool:
             and int(call.params.get("receiver_user_id", 0)) == user.id)
 
 
+def flooded(call: Call) -> bool:
+    """True if the fake refused ``call`` for breaking its flood limits (429)."""
+    return not call.ok and "Too Many Requests" in (call.error or "")
+
+
 async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> None:
-    flood = FloodLimits(group_per_minute=6, private_per_second=1, scale=SCALE)
+    # the bot paces itself to 6 a (compressed) minute in a group and 1 a second in a
+    # private chat; the fake refuses only beyond half as many again (9, and 1.5): a
+    # request a busy machine sends late is no 429, one the bot sends off its pace is
+    flood = FloodLimits(group_per_minute=9, private_per_second=1.5, scale=SCALE)
     limits = Limits(group=Pace(6, 60.0 / SCALE), private=Pace(1, 1.0 / SCALE), overall=None)
     fake = FakeTelegram(flood=flood)
     await fake.start()
@@ -70,6 +87,7 @@ async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> N
             assert all(i > table_at for i in mine), [c.method for c in calls]
             checked += 1
         assert checked >= 3
+        assert [c.method for c in fake.calls if flooded(c)] == []
     finally:
         await harness.stop()
         await fake.stop()
@@ -91,6 +109,112 @@ class _Group:
         return True
 
 
+class SlowReads(Messages):
+    """The message store over a slow link: each read of a stored message takes 20 ms."""
+
+    async def stored(self, session_id: int, purpose: str) -> MessageRef | None:
+        """The stored message of ``purpose``, read slowly (real time, not the clock's)."""
+        await asyncio.sleep(0.02)
+        return await super().stored(session_id, purpose)
+
+
+@dataclass
+class Group:
+    """A two-player Eleven in group -100 (users 1 and 2) and the worker that draws it: the
+    group's pace on a fake clock, the edits that reach the group recorded in order."""
+
+    manager: SessionManager
+    messages: Messages
+    session: Session
+    shared: bool  # one of several workers (PostgreSQL)
+    clock: FakeClock = field(default_factory=FakeClock)
+    bot: _Group = field(default_factory=_Group)
+    delivery: Delivery | None = None
+
+    def started(self, max_slots: int = MAX_SLOTS) -> Presenter:
+        """This worker's delivery, nothing in memory yet (a restart), and its presenter;
+        with several workers (PostgreSQL) each message is delivered under its lease and
+        the group's budget is booked in the store."""
+        shared = self.shared
+        limiter = FloodLimiter(Limits(group=GROUP, private=None, overall=None),
+                               clock=self.clock)
+        if shared:
+            limiter.share(self.manager.reserve_send)
+        self.delivery = Delivery(
+            self.bot, limiter, self.messages, defer=0.0, clock=self.clock,  # type: ignore[arg-type]
+            shared=shared, owner=self.manager.worker_id, max_slots=max_slots,
+        )
+        return Presenter(self.delivery, Preferences(self.manager.store), "koloda_bot")
+
+    async def hands_shown(self, presenter: Presenter, *, stored: bool) -> None:
+        """Both players pressed 🃏 My hand: their ephemeral hands are kept current (and
+        ``stored``, as every worker's are)."""
+        assert self.delivery is not None
+        session = self.session
+        for seat, player in enumerate(session.seats):
+            assert player.user_id is not None
+            purpose, hand = ephemeral_purpose(seat), presenter.hand_screen(session, seat, "en",
+                                                                          False)
+            self.delivery.track_ephemeral(session.id, purpose, -100, player.user_id, 60 + seat,
+                                          hand, session.version)
+            if stored:
+                await self.messages.posted(session.id, purpose, -100, 60 + seat,
+                                           session.version, receiver=player.user_id)
+
+    async def dealt(self, presenter: Presenter) -> None:
+        """The deal shown on the table; nothing of it recorded."""
+        assert self.delivery is not None
+        self.delivery.show(self.session.id, TABLE, -100,
+                           presenter.table_screen(self.session, "en"), self.session.version,
+                           table=True)
+        await self.clock.run(self.delivery.flush())
+        del self.bot.edits[:]
+
+    async def lead(self, presenter: Presenter) -> tuple[int, int]:
+        """The player to move thinks a minute (the group's budget is all there again),
+        then leads and the turn passes: (her user id, the other's)."""
+        await self.clock.advance(60.0)
+        session = self.session
+        mover = session.to_move
+        assert mover is not None and session.game is not None
+        mover_id, other_id = session.seats[mover].user_id, session.seats[1 - mover].user_id
+        assert mover_id is not None and other_id is not None
+        lead = session.game.legal_actions(mover)[0]
+        outcome = await self.manager.act(session.id, mover_id, session.version, lead)
+        assert outcome.session.to_move == 1 - mover  # the turn passes to him
+        await presenter.on_outcome(outcome)
+        return mover_id, other_id
+
+    async def arrived(self, count: int) -> list[tuple[str, int | None]]:
+        """The first ``count`` edits to reach the group, waited for in real time (the
+        store's reads take real time; the clock stands meanwhile)."""
+        while len(self.bot.edits) < count:
+            await asyncio.sleep(0.001)
+        return self.bot.edits[:count]
+
+
+@asynccontextmanager
+async def a_group(database: str, messages: type[Messages] = Messages) -> AsyncIterator[Group]:
+    """A group's duel on ``database`` (PostgreSQL: one of several workers), whose players
+    play in the group only (no private chat with the bot)."""
+    shared = database.startswith("postgres")
+    manager = await SessionManager.open(database, FirstLegal(), shared=shared)
+    group: Group | None = None
+    try:
+        prefs = Preferences(manager.store)
+        for user in (1, 2):
+            await prefs.set_reachable(user, False)
+        session = await duel(manager, chat_id=-100, users=(1, 2))
+        stored = messages(manager.store)
+        await stored.posted(session.id, TABLE, -100, 50, session.version)
+        group = Group(manager, stored, session, shared)
+        yield group
+    finally:
+        if group is not None and group.delivery is not None:
+            await group.delivery.close()
+        await manager.close()
+
+
 async def test_a_move_made_when_the_groups_slot_is_free_sends_the_turns_hand_first(
     db_dir: Path,
 ) -> None:
@@ -98,41 +222,76 @@ async def test_a_move_made_when_the_groups_slot_is_free_sends_the_turns_hand_fir
     her move comes: the first screen to ask takes it. That is the other player's
     ephemeral hand with his turn's buttons; the table follows a slot later, and the
     mover's own hand (the card she played gone) after it."""
-    clock = FakeClock()
-    manager = await open_manager(db_dir / "free.sqlite3", FirstLegal())
-    try:
-        group = _Group()
-        limiter = FloodLimiter(Limits(group=Pace(20, 60.0), private=None, overall=None),
-                               clock=clock)
-        messages = Messages(manager.store)
-        delivery = Delivery(group, limiter, messages, defer=0.0, clock=clock)  # type: ignore[arg-type]
-        presenter = Presenter(delivery, Preferences(manager.store), "koloda_bot")
-        session = await duel(manager, chat_id=-100, users=(1, 2))
-        await messages.posted(session.id, TABLE, -100, 50, session.version)
-        for seat, player in enumerate(session.seats):  # both pressed 🃏 My hand
-            assert player.user_id is not None
-            delivery.track_ephemeral(
-                session.id, ephemeral_purpose(seat), -100, player.user_id, 60 + seat,
-                presenter.hand_screen(session, seat, "en", False), session.version,
-            )
-        delivery.show(session.id, TABLE, -100, presenter.table_screen(session, "en"),
-                      session.version, table=True)  # the deal, on the table
-        await clock.run(delivery.flush())
-        del group.edits[:]
-        await clock.advance(60.0)  # she thinks: the group's budget is all there again
-        mover = session.to_move
-        assert mover is not None and session.game is not None
-        mover_id, other_id = session.seats[mover].user_id, session.seats[1 - mover].user_id
-        assert mover_id is not None
-        lead = session.game.legal_actions(mover)[0]
-        outcome = await manager.act(session.id, mover_id, session.version, lead)
-        assert outcome.session.to_move == 1 - mover  # the turn passes to him
-        await presenter.on_outcome(outcome)
-        await clock.run(delivery.flush())
-        assert group.edits == [
+    async with a_group(db_url(db_dir / "free.sqlite3")) as group:
+        presenter = group.started()
+        await group.hands_shown(presenter, stored=False)
+        await group.dealt(presenter)
+        mover_id, other_id = await group.lead(presenter)
+        assert group.delivery is not None
+        await group.clock.run(group.delivery.flush())
+        assert group.bot.edits == [
             ("editEphemeralMessageText", other_id),
             ("editMessageText", None),
             ("editEphemeralMessageText", mover_id),
         ]
-    finally:
-        await manager.close()
+
+
+@pytest.fixture(params=["one worker", "several workers"])
+def database(request: pytest.FixtureRequest, db_dir: Path) -> str:
+    """One worker on SQLite, or one of several on PostgreSQL."""
+    if request.param == "one worker":
+        return db_url(db_dir / "kept.sqlite3")
+    url: str = request.getfixturevalue("pg_database")
+    return url
+
+
+@pytest.mark.parametrize("forgotten", ["evicted", "restarted"])
+async def test_the_turns_hand_goes_first_also_when_its_message_is_read_from_the_store(
+    database: str, forgotten: str
+) -> None:
+    """As above, but the hands' slots are not in memory when the move comes: forgotten
+    as idle slots are (the table shown since is kept), or never held (the bot restarted
+    after the hands were sent; it drew the table since). The hand of the player to move
+    is read from the store before it can be edited, the table is not (or, with several
+    workers, once less) — still her buttons take the group's free slot, and the table
+    follows a slot later."""
+    async with a_group(database, SlowReads) as group:
+        presenter = group.started(max_slots=1 if forgotten == "evicted" else MAX_SLOTS)
+        await group.hands_shown(presenter, stored=True)
+        if forgotten == "restarted":
+            assert group.delivery is not None
+            await group.delivery.close()
+            presenter = group.started()
+        await group.dealt(presenter)
+        assert group.delivery is not None
+        for seat in range(2):
+            assert group.delivery.message_id(group.session.id, ephemeral_purpose(seat)) is None
+        mover_id, other_id = await group.lead(presenter)
+        # the group's slot is free: the first edit goes while the clock stands
+        first = await asyncio.wait_for(group.arrived(1), 5)
+        assert first == [("editEphemeralMessageText", other_id)], group.bot.edits
+        for count in (2, 3):  # then one in each of the group's next slots
+            await group.clock.advance(GROUP.interval + 0.1)
+            await asyncio.wait_for(group.arrived(count), 5)
+        await group.clock.run(group.delivery.flush())
+        assert group.bot.edits == [
+            ("editEphemeralMessageText", other_id),
+            ("editMessageText", None),
+            ("editEphemeralMessageText", mover_id),
+        ]
+
+
+async def test_a_hand_looked_for_and_not_found_holds_the_table_up_no_slot(
+    database: str,
+) -> None:
+    """Nobody opened 🃏 My hand (none is stored) and the bot restarted: after the move the
+    turn's hand asks for the group's free slot before its message is looked for, finds
+    none and gives the slot up — the table takes it at once, not an interval later."""
+    async with a_group(database, SlowReads) as group:
+        presenter = group.started()
+        await group.dealt(presenter)
+        await group.lead(presenter)
+        assert await asyncio.wait_for(group.arrived(1), 5) == [("editMessageText", None)]
+        assert group.delivery is not None
+        await group.clock.run(group.delivery.flush())
+        assert group.bot.edits == [("editMessageText", None)]

@@ -17,7 +17,7 @@ import pytest
 
 from bot.delivery import REPEAT, REQUEST, Delivery, Request
 from bot.limiter import FloodLimiter, Limits, Pace
-from bot.queueing import LATER, NORMAL, REPLY, URGENT
+from bot.queueing import LATER, NORMAL, REPLY, TABLE, URGENT
 from bot.render.common import screen
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock, settled
@@ -153,6 +153,48 @@ async def test_a_chat_slot_goes_to_the_most_urgent_request_waiting() -> None:
     assert [round(at - start, 6) for _, at in left] == [
         round(n * pace.interval, 6) for n in range(1, 5)
     ]
+
+
+async def test_a_free_slot_goes_to_the_first_that_asked_even_if_it_is_ready_last() -> None:
+    """A turn's hand asks for the group's free slot (its message still to be read from
+    the store), then the table, which is ready at once: the hand goes first, the table
+    an interval later."""
+    clock = FakeClock()
+    pace = Pace(1, 10.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    start = clock.now()
+    hand, table = limiter.ask(-1, URGENT), limiter.ask(-1, TABLE)
+    tabled = asyncio.create_task(limiter.take(table))
+    await settled()
+    assert not tabled.done()
+    await limiter.take(hand)
+    assert clock.now() == start
+    await clock.run(tabled)
+    assert clock.now() - start == pace.interval
+
+
+async def test_a_place_given_back_costs_its_chat_no_slot() -> None:
+    """A hand asked for the group's free slot and took it, the table waits behind it;
+    the hand's message is not found (none is shown): the table takes the slot at once.
+    A slot given back with nobody waiting lets the chat's next request go at once; a
+    place given back while it waits is no longer waited for."""
+    clock = FakeClock()
+    pace = Pace(1, 10.0)
+    limiter = FloodLimiter(Limits(group=pace, private=None, overall=None), clock=clock)
+    start = clock.now()
+    hand, table = limiter.ask(-1, URGENT), limiter.ask(-1, TABLE)
+    limiter.give_back(hand)
+    tabled = asyncio.create_task(limiter.take(table))
+    await settled()
+    assert tabled.done() and clock.now() == start
+    limiter.give_back(limiter.ask(-2, URGENT))  # the slot is free again: nobody waits
+    alone = asyncio.create_task(limiter.wait_turn(-2, NORMAL))
+    await settled()
+    assert alone.done() and clock.now() == start
+    limiter.give_back(limiter.ask(-2, URGENT))  # it waits for the next slot: it goes
+    assert limiter.waiting(-2) == 0
+    await clock.run(limiter.wait_turn(-2, NORMAL))
+    assert clock.now() - start == pace.interval
 
 
 async def test_a_shared_chat_slot_goes_to_the_most_urgent_request_when_it_opens() -> None:

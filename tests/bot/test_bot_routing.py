@@ -77,11 +77,11 @@ class _Recorder:
          {"repost": True, "edit_only": False, "final": False, "deferred": False,
           "urgent": True, "force": False, "thread": 0, "table": False}),
         (Placement(Where.EPHEMERAL, How.REDRAW), "show_ephemeral",
-         {"final": False, "force": True, "deferred": False, "urgent": False}),
+         {"final": False, "force": True, "deferred": False, "urgent": False, "chat_id": -5}),
         (Placement(Where.EPHEMERAL, pace=Pace.URGENT), "show_ephemeral",
-         {"final": False, "force": False, "deferred": False, "urgent": True}),
+         {"final": False, "force": False, "deferred": False, "urgent": True, "chat_id": -5}),
         (Placement(Where.EPHEMERAL, pace=Pace.DEFERRED), "show_ephemeral",
-         {"final": False, "force": False, "deferred": True, "urgent": False}),
+         {"final": False, "force": False, "deferred": True, "urgent": False, "chat_id": -5}),
     ],
 )
 def test_a_placement_is_delivery_s_flags(

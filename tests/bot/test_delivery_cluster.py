@@ -260,11 +260,11 @@ def slot_opens_later(delivery: Delivery) -> tuple[asyncio.Event, asyncio.Event]:
     and the turn opens when the test sets the second."""
     booked, opens = asyncio.Event(), asyncio.Event()
 
-    async def wait_turn(chat_id: int, priority: int, urgency: object = None) -> None:
+    async def take(ticket: object) -> None:
         booked.set()
         await opens.wait()
 
-    delivery.limiter.wait_turn = wait_turn  # type: ignore[method-assign]
+    delivery.limiter.take = take  # type: ignore[method-assign]
     return booked, opens
 
 
