@@ -29,7 +29,8 @@ from bot.present import Presenter
 from sessions import TABLE, Messages, Preferences, Session, SessionManager, ephemeral_purpose
 from storage import MessageRef
 from tests.support.fake_clock import FakeClock
-from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits
+from tests.support.fake_telegram import Call, FakeTelegram, FakeUser
+from tests.support.flood import paced, refused
 from tests.support.harness import start_harness
 from tests.support.helpers_sessions import FirstLegal, db_url, duel
 from tests.support.tables import ephemeral_hand, moves
@@ -44,17 +45,8 @@ def ephemeral_edit_for(call: Call, user: FakeUser) -> bool:
             and int(call.params.get("receiver_user_id", 0)) == user.id)
 
 
-def flooded(call: Call) -> bool:
-    """True if the fake refused ``call`` for breaking its flood limits (429)."""
-    return not call.ok and "Too Many Requests" in (call.error or "")
-
-
 async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> None:
-    # the bot paces itself to 6 a (compressed) minute in a group and 1 a second in a
-    # private chat; the fake refuses only beyond half as many again (9, and 1.5): a
-    # request a busy machine sends late is no 429, one the bot sends off its pace is
-    flood = FloodLimits(group_per_minute=9, private_per_second=1.5, scale=SCALE)
-    limits = Limits(group=Pace(6, 60.0 / SCALE), private=Pace(1, 1.0 / SCALE), overall=None)
+    flood, limits = paced(SCALE, group_per_minute=6)  # the fake refuses beyond 9
     fake = FakeTelegram(flood=flood)
     await fake.start()
     harness = await start_harness(fake, db_dir / "pace.sqlite3", FirstLegal(), limits)
@@ -87,7 +79,7 @@ async def test_the_turns_ephemeral_hand_goes_before_the_table(db_dir: Path) -> N
             assert all(i > table_at for i in mine), [c.method for c in calls]
             checked += 1
         assert checked >= 3
-        assert [c.method for c in fake.calls if flooded(c)] == []
+        assert refused(fake) == []
     finally:
         await harness.stop()
         await fake.stop()
