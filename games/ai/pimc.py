@@ -34,8 +34,10 @@ from games.ai.ismcts import PRIOR_BONUS, Result, Space, search_worlds
 
 #: Whether strong plays its cards by PIMC instead of IS-MCTS (the bench turns it on).
 ENABLED = False
-#: Worlds searched per decision.
-WORLDS = 16
+#: Worlds searched per decision: at 0.1 s in Oh Hell, 8 did better than 16 against
+#: both strong-pimc-blind and strong (+0.59 ± 0.52 and +0.34 ± 0.51 against
+#: +0.34 ± 0.56 and −0.12 ± 0.46, 96 deals each; docs/computer-players.md).
+WORLDS = 8
 #: The rule of thumb's move is overruled only by a candidate better by more than
 #: this many standard errors of the paired, world-by-world difference.
 PRIOR_ERRORS = 1.0
