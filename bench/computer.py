@@ -46,6 +46,10 @@ hidden hand, in its bids and trumps as in its play, and infers nothing):
 what perfect information is worth, the most inference could win;
 ``strong-seerplay`` sees them in the card play only (its bids, trumps and
 King's lottery blind): what they are worth where the play can infer them.
+``strong-pimc`` is strong playing its cards by PIMC (``games/ai/pimc.py``:
+each of its inferred worlds searched as the truth, the move best on average;
+its bids, trumps, lottery and exact endings strong's), ``strong-pimc-blind``
+the same without inference.
 
 ``--load`` measures the bot's waiting instead: 1, 10 and 20 tables whose
 strong computers think at once through ``sessions/computer.py``'s pool, the time
@@ -85,7 +89,7 @@ from seer import seeing
 from spiel_oh_hell import spiel_move
 
 from games import REGISTRY
-from games.ai import Budget, choose, dominance, endgame, inference, level_budget
+from games.ai import Budget, choose, dominance, endgame, inference, level_budget, pimc
 from games.base import Event, Game
 
 
@@ -170,15 +174,16 @@ def agent(
         name = "ismcts"
     name, *handicaps = name.split("-")
     switches = {
-        "blind": (inference, "ENABLED"),
-        "bidsonly": (inference, "FROM_PLAY"),
-        "rollout": (endgame, "ENABLED"),
-        "dominated": (dominance, "ENABLED"),
+        "blind": (inference, "ENABLED", False),
+        "bidsonly": (inference, "FROM_PLAY", False),
+        "rollout": (endgame, "ENABLED", False),
+        "dominated": (dominance, "ENABLED", False),
         # the seer sees every hand: with one world there is nothing to infer
-        "seer": (inference, "ENABLED"),
-        "seerplay": (inference, "ENABLED"),  # in the card play; its bids and trumps blind
+        "seer": (inference, "ENABLED", False),
+        "seerplay": (inference, "ENABLED", False),  # in the card play; bids and trumps blind
+        "pimc": (pimc, "ENABLED", True),  # the card play by PIMC over its worlds
     }
-    off = [switches[handicap] for handicap in handicaps]
+    flipped = [switches[handicap] for handicap in handicaps]
     seer = "seer" in handicaps or "seerplay" in handicaps
     seen_in = ("play",) if "seerplay" in handicaps else None
 
@@ -193,8 +198,8 @@ def agent(
             lower = TABLES[game_id].lower_is_better
             return reference_move(game_id, view, think, salt, uct_c, scale, lower)
         with contextlib.ExitStack() as stack:
-            for module, flag in off:
-                stack.enter_context(mock.patch.object(module, flag, False))
+            for module, flag, value in flipped:
+                stack.enter_context(mock.patch.object(module, flag, value))
             if seer and (seen_in is None or view["phase"] in seen_in):
                 stack.enter_context(seeing(game_id, game, view))
             return choose(game_id, view, name, salt, budgets.get(name))

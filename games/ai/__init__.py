@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from games import REGISTRY
-from games.ai import endgame, inference, ismcts
+from games.ai import endgame, inference, ismcts, pimc
 from games.ai.estimate import Sampling
 from games.ai.playbook import Playbook
 from games.ai.search import HARD_CAP_SECONDS, Budget, Playout, search
@@ -177,6 +177,19 @@ def decide(
             stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
         )
         return account(space.decode(ending.action), len(ending.table[ending.action]))
+    if level == "strong" and space is not None and pimc.ENABLED:
+        played = pimc.search(
+            space,
+            int(view["seat"]),
+            [space.encode(action) for action in candidates],
+            rng,
+            iterations=budget.playouts,
+            stop_at=stop_at if timed else started + HARD_CAP_SECONDS,
+            max_moves=playbook.max_moves,
+            fallback=space.encode(prior),
+            prior_bonus=playbook.strong_prior_bonus,
+        )
+        return account(space.decode(played.action), played.iterations)
     if playbook.tree:
         found = ismcts.search(
             REGISTRY[game_id],

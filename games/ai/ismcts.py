@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Event, Game, View
@@ -88,11 +88,13 @@ class Node:
 
 @dataclass
 class Result:
-    """What a search found: the action, the visits per root action, iterations run."""
+    """What a search found: the action, the visits per root action, iterations
+    run, and the searching seat's summed reward per root action."""
 
     action: Any
     visits: dict[Any, int]
     iterations: int
+    totals: dict[Any, float] = field(default_factory=dict)
 
 
 def search(
@@ -206,7 +208,7 @@ def search_worlds(
     if not root.visits:
         return Result(fallback if fallback in candidates else candidates[0], {}, 0)
     best = max(candidates, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
-    return Result(best, dict(root.visits), done)
+    return Result(best, dict(root.visits), done, dict(root.total))
 
 
 def _decided(
