@@ -15,7 +15,7 @@ from games.ai.inference import Weighted
 from games.ai.ismcts import Result, Space
 from games.ai.oh_hell import compact_space
 from games.base import Game
-from tests.ai.test_ai_seer import bench_module, played_to
+from tests.support.bench import bench_module, played_to
 
 
 def two_cards(opponents: list[list[str]]) -> CompactOhHell:

@@ -7,23 +7,10 @@ allowed beside it, it goes out.
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from games.mau_mau import MauMau
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def bench_module() -> ModuleType:
-    """bench/computer.py (the bench is scripts, not a package; appended to the
-    path, so that bench/games.py does not hide the ``games`` package)."""
-    if str(BENCH) not in sys.path:
-        sys.path.append(str(BENCH))
-    return importlib.import_module("computer")
+from tests.support.bench import bench_module
 
 
 def last_card_or_draw() -> MauMau:
@@ -41,7 +28,7 @@ def last_card_or_draw() -> MauMau:
 
 
 def test_mau_mau_reference_goes_out_rather_than_draw() -> None:
-    reference = bench_module().agent("reference", "mau_mau", {}, 0.2)
+    reference = bench_module("computer").agent("reference", "mau_mau", {}, 0.2)
     game = last_card_or_draw()
     seat = game.to_move
     assert seat is not None

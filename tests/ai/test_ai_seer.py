@@ -8,11 +8,7 @@ give every seat the hand it really holds; and strong itself must not.
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 from unittest import mock
 
@@ -22,35 +18,12 @@ from games import REGISTRY
 from games.ai import Budget, ismcts
 from games.ai.compact import mask_of
 from games.base import Game, View
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def bench_module(name: str) -> ModuleType:
-    """A bench script as a module (appended to the path, so that bench/games.py
-    does not hide the ``games`` package)."""
-    if str(BENCH) not in sys.path:
-        sys.path.append(str(BENCH))
-    return importlib.import_module(name)
+from tests.support.bench import bench_module, played_to
 
 
 def real_masks(game: Game) -> list[int]:
     """Every seat's hand as really dealt, as compact bit sets."""
     return [mask_of(hand) for hand in getattr(game, "hands")]  # noqa: B009 - a trick game
-
-
-def played_to(game_id: str, seed: int, phase: str, moves: int = 0) -> Game:
-    """The bench's match of ``seed``, played by random legal moves (seeded) until
-    ``phase``, then ``moves`` more decisions into it."""
-    game: Game = bench_module("computer").start_game(game_id, seed)
-    rng = random.Random(seed)
-    while getattr(game, "phase") != phase or moves > 0:  # noqa: B009 - a trick game's phase
-        if getattr(game, "phase") == phase:  # noqa: B009
-            moves -= 1
-        seat = game.to_move
-        assert seat is not None
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return game
 
 
 def drawn_worlds(game_id: str, view: View, count: int = 8) -> list[Any]:
