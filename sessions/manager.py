@@ -41,6 +41,7 @@ from sessions.model import Computer, Outcome, Session, Subscriber
 from sessions.play import Play
 from sessions.queries import Queries
 from sessions.repository import FORGET_PRESSES_EVERY, STALE_TRIES, Repository
+from sessions.rerate import fill_seasons
 from sessions.review import DealReview, Reviews, Ticket
 from sessions.seasons import Seasons
 from sessions.timers import Clock
@@ -176,10 +177,12 @@ class SessionManager:
         lease: float = LEASE_SECONDS,
     ) -> SessionManager:
         """Open the store at ``url`` (ValueError if malformed, DatabaseUnusable if it
-        cannot be used) and restore timers and computer turns."""
+        cannot be used), rate the seasons of an upgraded store (:func:`fill_seasons`)
+        and restore timers and computer turns."""
         store = await open_store(url)
         manager = cls(store, computer, clock, cache_size, shared=shared, lease=lease)
         try:
+            await fill_seasons(store)
             await manager.restore()
         except BaseException:
             await store.close()

@@ -7,15 +7,21 @@ the ``results`` (and the matches' seats and final scores), oldest match first,
 with the same computation (:mod:`sessions.ratings`) — for a changed model or
 fixed computer ratings, or a damaged rating table. Safe while the bot runs:
 it is one transaction.
+
+:func:`fill_seasons` runs the same rebuild at start-up, once, on a store whose
+seasons are still empty (upgraded past revision 0004, which adds them empty).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 
 from sessions.ratings import rebuild
-from storage import DatabaseUnusable, open_store
+from storage import DatabaseUnusable, TallyStore, open_store
+
+log = logging.getLogger(__name__)
 
 
 async def rerate(url: str) -> int:
@@ -25,6 +31,15 @@ async def rerate(url: str) -> int:
         return await store.rerate(rebuild)
     finally:
         await store.close()
+
+
+async def fill_seasons(store: TallyStore) -> int:
+    """Rate the seasons of the matches finished before the upgrade that added them, if
+    no season is rated yet (else nothing); the number of matches rated."""
+    count = await store.fill_seasons(rebuild)
+    if count:
+        log.info("filled the seasons of %d matches finished before the upgrade", count)
+    return count
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -388,6 +388,12 @@ class TallyStore(Protocol):
         rated (results rows keep it), in one transaction; the number of matches rated."""
         ...
 
+    async def fill_seasons(self, rebuild: RebuildRatings) -> int:
+        """:meth:`rerate` if ``season_ratings`` is empty and results are stored (a
+        database upgraded past revision 0004, whose seasons start empty), checked in
+        the rerate's transaction so concurrent workers fill once; else nothing, and 0."""
+        ...
+
 
 class DailyStore(Protocol):
     """The daily deal: its secret seed per day and game, the plays and their boards,

@@ -121,6 +121,8 @@ _ALL_TIME = _Kept("ratings", month=False)
 _SEASON = _Kept("season_ratings", month=True)
 _NUMBER_RESULTS = Sql("UPDATE results SET seq = {next_seq} WHERE session = :session")
 _DELETE_CHANGES = Sql("DELETE FROM rating_changes")
+_ANY_SEASON = Sql("SELECT 1 FROM season_ratings LIMIT 1")
+_ANY_RESULT = Sql("SELECT 1 FROM results LIMIT 1")
 #: every match with results, in the order they were rated (a match with a take-back in
 #: its log is not rated), its seats, and its humans with a result row
 _STORED = (
@@ -187,22 +189,40 @@ class SqlTallies:
 
         async def work(tx: Tx) -> int:
             await backend.lock_ratings(tx)
-            sessions, seats, results = [await tx.fetch(sql) for sql in _STORED]
-            changes = rebuild(stored_matches(sessions, seats, results, backend.load_json))
-            ratings = {(c.month, c.scope, c.game, c.user_id): c.after for c in changes}
-            await tx.execute(_DELETE_CHANGES)
-            for kept in (_ALL_TIME, _SEASON):
-                await tx.execute(kept.delete)
-                await tx.executemany(kept.insert, [
-                    {"month": month, "scope": scope, "game": game, "user_id": user,
-                     "mu": r.mu, "sigma": r.sigma, "played": r.played, "wins": r.wins}
-                    for (month, scope, game, user), r in ratings.items()
-                    if (month is not None) == (kept is _SEASON)
-                ])
-            await _insert_changes(tx, [c for c in changes if c.month is None])
-            return len({change.session for change in changes})
+            return await _rerate_in(tx, backend, rebuild)
 
         return await backend.write(work)
+
+    async def fill_seasons(self, rebuild: RebuildRatings) -> int:
+        """:meth:`rerate`, in the same transaction as the check, only if no season is
+        rated yet but results are stored (an upgrade past revision 0004); else 0."""
+        backend = self.backend
+
+        async def work(tx: Tx) -> int:
+            await backend.lock_ratings(tx)
+            if await tx.fetch(_ANY_SEASON) or not await tx.fetch(_ANY_RESULT):
+                return 0
+            return await _rerate_in(tx, backend, rebuild)
+
+        return await backend.write(work)
+
+
+async def _rerate_in(tx: Tx, backend: Backend, rebuild: RebuildRatings) -> int:
+    """The body of :meth:`SqlTallies.rerate`, inside its transaction."""
+    sessions, seats, results = [await tx.fetch(sql) for sql in _STORED]
+    changes = rebuild(stored_matches(sessions, seats, results, backend.load_json))
+    ratings = {(c.month, c.scope, c.game, c.user_id): c.after for c in changes}
+    await tx.execute(_DELETE_CHANGES)
+    for kept in (_ALL_TIME, _SEASON):
+        await tx.execute(kept.delete)
+        await tx.executemany(kept.insert, [
+            {"month": month, "scope": scope, "game": game, "user_id": user,
+             "mu": r.mu, "sigma": r.sigma, "played": r.played, "wins": r.wins}
+            for (month, scope, game, user), r in ratings.items()
+            if (month is not None) == (kept is _SEASON)
+        ])
+    await _insert_changes(tx, [c for c in changes if c.month is None])
+    return len({change.session for change in changes})
 
 
 async def boards(backend: Backend, top: Sql, game: str | None, **key: Any) -> list[RatingRow]:

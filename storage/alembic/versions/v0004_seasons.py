@@ -20,8 +20,8 @@ _LITE = {"sqlite_with_rowid": False}
 
 def upgrade() -> None:
     """The tables ``season_ratings`` and ``season_posts`` and the index
-    ``results_chat_time``. The seasons start empty: ``python -m sessions.rerate`` fills
-    the past months' from the stored results."""
+    ``results_chat_time``. The seasons start empty: the first start after the upgrade
+    fills the past months' from the stored results (``sessions.rerate.fill_seasons``)."""
     op.create_table(
         "season_ratings",
         sa.Column("month", _BIG, primary_key=True, autoincrement=False),
