@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from games import REGISTRY
@@ -195,16 +195,24 @@ class SqlTallies:
 
     async def fill_seasons(self, rebuild: RebuildRatings) -> int:
         """:meth:`rerate`, in the same transaction as the check, only if no season is
-        rated yet but results are stored (an upgrade past revision 0004); else 0."""
+        rated yet but results are stored (an upgrade past revision 0004); else 0. The
+        check is read first without a lock: a start on a filled store writes nothing."""
         backend = self.backend
+        if not await _seasons_to_fill(backend.fetch):
+            return 0
 
         async def work(tx: Tx) -> int:
             await backend.lock_ratings(tx)
-            if await tx.fetch(_ANY_SEASON) or not await tx.fetch(_ANY_RESULT):
+            if not await _seasons_to_fill(tx.fetch):  # another worker filled them meanwhile
                 return 0
             return await _rerate_in(tx, backend, rebuild)
 
         return await backend.write(work)
+
+
+async def _seasons_to_fill(fetch: Callable[..., Awaitable[list[Row]]]) -> bool:
+    """Whether no season is rated yet but results are stored, read through ``fetch``."""
+    return not await fetch(_ANY_SEASON) and bool(await fetch(_ANY_RESULT))
 
 
 async def _rerate_in(tx: Tx, backend: Backend, rebuild: RebuildRatings) -> int:
