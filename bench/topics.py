@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
-from bot.limiter import Limits  # noqa: E402
+from bot.flood_limits import Limits  # noqa: E402
 from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import (  # noqa: E402
     MESSAGE_METHODS,

@@ -31,6 +31,7 @@ from bot.config import Settings, masked_url
 from bot.context import CONTEXT_TYPES, Koloda, KolodaApp
 from bot.daily import DailyBoards
 from bot.delivery import DEFER, Delivery
+from bot.flood_limits import Limits
 from bot.handlers import (
     admin,
     daily,
@@ -46,7 +47,7 @@ from bot.handlers import (
 )
 from bot.handlers.common import chat_senders, requests, unknown_buttons
 from bot.i18n import LANGUAGES, t
-from bot.limiter import FloodLimiter, Limits
+from bot.limiter import FloodLimiter
 from bot.posts import Posts
 from bot.present import Presenter
 from bot.seasons import SeasonPosts

@@ -20,7 +20,7 @@ KEPT = 4096
 
 
 class Paced(Protocol):
-    """A pace as :class:`bot.limiter.Pace` describes it."""
+    """A pace as :class:`bot.flood_limits.Pace` describes it."""
 
     @property
     def per(self) -> float:

@@ -60,6 +60,7 @@ from telegram.ext import BaseRateLimiter
 
 from bot.clock import Clock, LoopClock
 from bot.demand import Demand
+from bot.flood_limits import Limits, Pace
 from bot.numbers import signed_number
 from bot.queueing import (
     AGED,
@@ -96,48 +97,6 @@ OVERALL = 0
 #: ``reserve(key, interval, now)``: take the key's next slot, move it on by
 #: ``interval``; when this send may go (a wall-clock time). ``Store.reserve_send``.
 Reserve = Callable[[int, float, float], Awaitable[float]]
-
-
-@dataclass(frozen=True)
-class Pace:
-    """``count`` requests per ``per`` seconds, spread evenly, ``margin`` times wider
-    apart than exactly even, so no window of ``per`` seconds ever holds more than
-    ``count`` even if a request arrives up to ``(margin - 1) · per`` seconds late."""
-
-    count: int
-    per: float
-    # 5 % to spare: requests that leave on time can still arrive bunched (the HTTP
-    # client queues them, the event loop is busy), and Telegram counts arrivals
-    margin: float = 1.05
-
-    @property
-    def interval(self) -> float:
-        """Seconds between two requests."""
-        return self.per / self.count * self.margin
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Telegram's flood limits; None leaves one out (a Bot API without limits)."""
-
-    group: Pace | None = Pace(20, 60.0)
-    private: Pace | None = Pace(1, 1.0)
-    #: 10 % to spare: a request may arrive 0.1 s late (the overall budget is where
-    #: requests crowd, from every chat and, sharing it, from several workers)
-    overall: Pace | None = Pace(30, 1.0, margin=1.1)
-
-    def scaled(self, factor: float) -> Limits:
-        """The same limits on a clock ``factor`` times faster (a fake Bot API's)."""
-
-        def faster(pace: Pace | None) -> Pace | None:
-            return None if pace is None else Pace(pace.count, pace.per / factor, pace.margin)
-
-        return Limits(faster(self.group), faster(self.private), faster(self.overall))
-
-    @classmethod
-    def off(cls) -> Limits:
-        """No pacing at all (the load benchmark's unlimited fake Bot API)."""
-        return cls(None, None, None)
 
 
 #: A chat asked for screens, or the bot for requests, at this share of its pace or

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import MAX_SLOTS, Delivery
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.present import Presenter
 from sessions import TABLE, Messages, Preferences, Session, SessionManager, ephemeral_purpose
 from storage import MessageRef

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import REPEAT, REQUEST, Delivery, Request
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.queueing import LATER, NORMAL, REPLY, TABLE, URGENT
 from bot.render.common import screen
 from tests.support.computers import RandomComputer

@@ -10,7 +10,8 @@ import pytest
 from telegram.error import BadRequest
 
 from bot.delivery import Delivery
-from bot.limiter import FloodLimiter, Limits
+from bot.flood_limits import Limits
+from bot.limiter import FloodLimiter
 from bot.render.common import screen
 from sessions import TABLE
 from tests.support.fake_clock import FakeClock

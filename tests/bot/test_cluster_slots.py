@@ -18,7 +18,8 @@ import pytest
 
 from bot.cluster import Cluster, Pulse
 from bot.delivery import Delivery
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.render.common import screen
 from sessions import Messages, ephemeral_purpose
 from storage import Beat, MessageRef, Store, open_store

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bot.delivery import LEASE_POLL, Delivery
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.queueing import URGENT
 from bot.render.common import Screen, screen
 from sessions import Messages, ephemeral_purpose, hand_purpose

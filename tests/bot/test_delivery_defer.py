@@ -11,7 +11,8 @@ import asyncio
 import itertools
 
 from bot.delivery import DEFER, Delivery
-from bot.limiter import DEMAND_SHORT, FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import DEMAND_SHORT, FloodLimiter
 from bot.queueing import NORMAL
 from bot.render.common import Button, screen
 from sessions import TABLE, hand_purpose

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.queueing import LATER, NORMAL, REPLY, TABLE, URGENT
 from bot.render.common import Button, screen
 from sessions import TABLE as TABLE_PURPOSE

@@ -27,7 +27,8 @@ import pytest
 from telegram.error import Forbidden, RetryAfter
 
 from bot.delivery import DEFER
-from bot.limiter import FloodLimiter, Limits, Pace
+from bot.flood_limits import Limits, Pace
+from bot.limiter import FloodLimiter
 from bot.render.common import screen
 from sessions import TABLE, hand_purpose
 from tests.support.computers import RandomComputer

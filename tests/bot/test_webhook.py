@@ -14,7 +14,7 @@ from aiohttp import ClientSession
 
 from bot.app import build_application
 from bot.config import ConfigError, load_settings
-from bot.limiter import Limits
+from bot.flood_limits import Limits
 from bot.webhook import HEALTH_PATH, SECRET_HEADER, serve
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import TOKEN, FakeTelegram

@@ -17,7 +17,7 @@ from bot import webhook
 from bot.app import build_application
 from bot.config import ConfigError, load_settings
 from bot.context import KolodaApp
-from bot.limiter import Limits
+from bot.flood_limits import Limits
 from bot.render.common import Screen
 from bot.webhook import HEALTH_PATH, SECRET_HEADER, serve
 from storage import database

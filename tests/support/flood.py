@@ -10,7 +10,7 @@ arrivals could tell, and that is what a busy machine makes flaky).
 
 from __future__ import annotations
 
-from bot.limiter import Limits, Pace
+from bot.flood_limits import Limits, Pace
 from tests.support.fake_telegram import FakeTelegram, FloodLimits
 
 #: How many times the bot's pace the fake allows before it answers 429.

@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from bot.app import build_application, deliver_pending, shutdown, startup
 from bot.config import Settings
 from bot.context import Koloda, KolodaApp
-from bot.limiter import Limits
+from bot.flood_limits import Limits
 from sessions import Computer
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 

@@ -15,7 +15,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.delivery import MAX_SLOTS, Delivery
-from bot.limiter import FloodLimiter, Limits
+from bot.flood_limits import Limits
+from bot.limiter import FloodLimiter
 from storage import MessageRef
 from tests.support.fake_clock import FakeClock, settled
 
