@@ -208,12 +208,17 @@ async def _start_miniapp(app: KolodaApp, kol: Koloda) -> None:
     """The Mini App's open pages, told of every change the presenter draws; a page
     server of its own when the bot polls (in webhook mode the webhook's serves it)."""
     from bot.miniapp import Pages
+    from bot.miniapp.presence import Presence
     from bot.miniapp.server import catch_up, serve_beside
 
     settings = app.bot_data.settings
     assert settings is not None
     store = kol.manager.store
-    pages = Pages(store.session_version if settings.shared else None)
+    if settings.shared:  # other workers commit and draw too
+        pages = Pages(store.session_version,
+                      presence=Presence(store, kol.manager.worker_id))
+    else:
+        pages = Pages()
 
     async def closed(session_id: int, user_id: int) -> None:
         await catch_up(kol, session_id, user_id)

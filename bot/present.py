@@ -231,20 +231,23 @@ class Presenter(Screens):
             )
             yield TABLE, session.chat_id, self.table_screen(session, lang), table
         wanted = only if only is not None else session.changed
-        for seat, player in enumerate(session.seats):
-            if player.user_id is None:
-                continue
-            if session.kind == "group" and session.status == "lobby":
-                continue
-            private = hand_purpose(seat) in wanted
-            if not private and ephemeral_purpose(seat) not in wanted:
-                continue  # nothing this player needs changed: their cards and moves stand
-            if pages is not None and pages.hold(session, player.user_id):
+        lobby = session.kind == "group" and session.status == "lobby"  # no hands dealt yet
+        hands = [] if lobby else [
+            (seat, player.user_id) for seat, player in enumerate(session.seats)
+            # a player whose cards and moves stand needs nothing changed
+            if player.user_id is not None
+            and (hand_purpose(seat) in wanted or ephemeral_purpose(seat) in wanted)
+        ]
+        held: Collection[int] = ()
+        if pages is not None and hands:
+            held = await pages.held(session, {user for _, user in hands})
+        for seat, user_id in hands:
+            if user_id in held:
                 continue  # their page shows it: the hand messages catch up when it closes
-            lang = await self.user_language(player.user_id)
-            if private and await self.prefs.reachable(player.user_id):
+            lang = await self.user_language(user_id)
+            if hand_purpose(seat) in wanted and await self.prefs.reachable(user_id):
                 screen_ = self.private_screen(session, seat, lang, self._table_message(session))
-                yield (hand_purpose(seat), player.user_id, screen_,
+                yield (hand_purpose(seat), user_id, screen_,
                        _hand_placement(session, seat, over))
             if session.kind == "group" and session.game is not None:  # its ephemeral hand, if shown
                 hand = self.hand_screen(session, seat, lang, False)

@@ -3,9 +3,10 @@
 One protocol per role, so each consumer can be typed against the few methods it
 uses: :class:`SessionStore` (sessions and moves), :class:`MessageStore`
 (messages and delivery leases), :class:`PreferenceStore` (names, languages,
-reachability), :class:`SendBudget` (the shared flood budget) and
-:class:`TallyStore` (tallies and ratings), :class:`DailyStore` (the daily deal's seeds, plays,
-boards and posts). :class:`Store` is all of them.
+reachability), :class:`SendBudget` (the shared flood budget),
+:class:`OpenPages` (the Mini App's pages open on any worker),
+:class:`TallyStore` (tallies and ratings) and :class:`DailyStore` (the daily deal's seeds,
+plays, boards and posts). :class:`Store` is all of them.
 
 The session layer (``sessions/``) talks to storage only through these: no
 driver types, no SQL. One implementation (:class:`storage.store.SqlStore`)
@@ -344,7 +345,27 @@ class Liveness(Protocol):
         worker uses a slot only while its own beats stand (the store knew it at a
         beat less than ``silent`` seconds before the slot opens, and at every beat
         since it booked the slot), and a worker found dead is one whose beats did not.
+        The dead worker's open pages (:class:`OpenPages`) are forgotten with it.
         """
+        ...
+
+
+class OpenPages(Protocol):
+    """The Mini App's pages open on the workers sharing the store: any worker holds
+    back the hand edits of a player whose page is open on any of them."""
+
+    async def keep_pages(
+        self, worker: str, pages: Sequence[tuple[int, int]], until: float
+    ) -> None:
+        """Note ``worker``'s open ``pages`` — (session, user) — as standing until
+        ``until`` (a time.time()), and forget the worker's other pages (closed), in one
+        transaction. A page not refreshed stops counting once its ``until`` has
+        passed; :meth:`Liveness.beat` forgets the pages of a worker it finds dead."""
+        ...
+
+    async def page_users(self, session_id: int, now: float) -> list[int]:
+        """The users with a page of the session open on some worker at ``now`` (a
+        time.time()), in order."""
         ...
 
 
@@ -471,8 +492,8 @@ class SeasonStore(Protocol):
 
 
 class Store(
-    SessionStore, MessageStore, PreferenceStore, SendBudget, Liveness, TallyStore, DailyStore,
-    SeasonStore, Protocol,
+    SessionStore, MessageStore, PreferenceStore, SendBudget, Liveness, OpenPages, TallyStore,
+    DailyStore, SeasonStore, Protocol,
 ):
     """Koloda's durable state: every role above. Open with ``storage.open_store(url)``;
     ``close()`` when done."""

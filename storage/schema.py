@@ -294,6 +294,18 @@ workers = sa.Table(
     **_LITE,
 )
 
+# the Mini App's pages open on each worker (bot/miniapp/presence.py): a seated
+# player's hand edits are held back while a row of theirs stands (``until``, refreshed
+# every few seconds: a dead worker's pages stop holding within seconds)
+open_pages = sa.Table(
+    "open_pages", METADATA,
+    sa.Column("session", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("user_id", BigInt, primary_key=True, autoincrement=False),
+    sa.Column("worker", sa.Text, primary_key=True),
+    sa.Column("until", Real, nullable=False),
+    **_LITE,
+)
+
 # the presses whose change was committed: a press Telegram delivers again applies once
 presses = sa.Table(
     "presses", METADATA,

@@ -1,9 +1,9 @@
 """The store: every query once, over a :class:`~storage.sql.Backend`.
 
 :class:`SqlStore` is the union of the role stores (sessions and moves,
-messages and leases, preferences, the send budget, tallies and ratings, the daily
-deal, the seasons), each written once for both backends, plus the whole-store copy of
-:mod:`storage.copy`. :class:`storage.sqlite.SqliteStore` and
+messages and leases, preferences, the send budget, the Mini App's open pages, tallies
+and ratings, the daily deal, the seasons), each written once for both backends, plus
+the whole-store copy of :mod:`storage.copy`. :class:`storage.sqlite.SqliteStore` and
 :class:`storage.postgres.PostgresStore` only choose the backend.
 """
 
@@ -15,6 +15,7 @@ from typing import Any
 from storage.sql import Backend, Row, Sql
 from storage.store_daily import SqlDaily
 from storage.store_messages import SqlLiveness, SqlMessages, SqlPreferences, SqlSendBudget
+from storage.store_pages import SqlOpenPages
 from storage.store_ratings import SqlTallies
 from storage.store_seasons import SqlSeasons
 from storage.store_sessions import SqlSessions
@@ -22,8 +23,8 @@ from storage.tables import TABLES, Batch, NotEmpty, Table
 
 
 class SqlStore(
-    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlLiveness, SqlTallies,
-    SqlDaily, SqlSeasons,
+    SqlSessions, SqlMessages, SqlPreferences, SqlSendBudget, SqlLiveness, SqlOpenPages,
+    SqlTallies, SqlDaily, SqlSeasons,
 ):
     """Koloda's store over one backend (see :class:`storage.protocol.Store`)."""
 

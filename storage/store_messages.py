@@ -87,6 +87,7 @@ _FIRST_BEAT = Sql(
     " ON CONFLICT (id) DO UPDATE SET beat = excluded.beat"
 )
 _SILENT = Sql("DELETE FROM workers WHERE beat < :before RETURNING id")
+_FORGET_PAGES = Sql("DELETE FROM open_pages WHERE worker = :worker")
 
 
 class SqlMessages:
@@ -208,10 +209,11 @@ class SqlLiveness:
     async def beat(self, worker: str, now: float, silent: float) -> Beat:
         """Note ``worker``'s beat (whether the store still knew it: one update, and an
         insert if not), then forget (and return) the workers silent since ``now -
-        silent`` and give back their unopened latest send slots, in one transaction
-        (the row locks, or the single writer, give each dead worker to one caller). The
-        give-back scans ``send_slots`` (no index on ``owner``: every send would pay for
-        one); it runs only when a worker is found dead."""
+        silent``, give back their unopened latest send slots and forget their open
+        Mini App pages, in one transaction (the row locks, or the single writer, give
+        each dead worker to one caller). The give-back scans ``send_slots`` (no index on
+        ``owner``: every send would pay for one), the pages ``open_pages``; it runs only
+        when a worker is found dead."""
         known = await self.backend.execute(_BEAT, worker=worker, now=float(now)) > 0
         if not known:
             await self.backend.execute(_FIRST_BEAT, worker=worker, now=float(now))
@@ -220,6 +222,7 @@ class SqlLiveness:
             dead = sorted(str(row[0]) for row in await tx.fetch(_SILENT, before=now - silent))
             for name in dead:
                 await tx.execute(_GIVE_BACK, worker=name, now=float(now))
+                await tx.execute(_FORGET_PAGES, worker=name)
             return tuple(dead)
 
         return Beat(known, await self.backend.write(bury))

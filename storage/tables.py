@@ -28,9 +28,9 @@ class Table:
     flags: frozenset[str] = frozenset()
 
 
-#: Not copied: a lease, a flood-limit slot or a worker's heartbeat is only good for
-#: seconds, a press while Telegram may deliver it again.
-_LEFT_OUT = frozenset({"claims", "send_slots", "presses", "workers"})
+#: Not copied: a lease, a flood-limit slot, a worker's heartbeat or an open page is only
+#: good for seconds, a press while Telegram may deliver it again.
+_LEFT_OUT = frozenset({"claims", "send_slots", "presses", "workers", "open_pages"})
 _LEFT_OUT_COLUMNS = frozenset({"lease_owner", "lease_until"})
 #: The copy order: parents before children (foreign keys).
 _ORDER = (

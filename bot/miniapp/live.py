@@ -9,8 +9,11 @@ sessions that have open pages, every :data:`POLL` seconds (one indexed
 is seen within a second.
 
 It also keeps Telegram's budget: while a seated player's page is open, the
-presenter asks :meth:`Pages.hold` before it edits their hand message; a held
+presenter asks :meth:`Pages.held` before it edits their hand message; a held
 hand is owed, and drawn once their last page closes (:attr:`Pages.on_closed`).
+Where other workers share the store, a page open on any of them holds the hand
+(:mod:`bot.miniapp.presence`), so the worker where a page closes always draws the
+hand then: another may have held it (a hand already current costs no call).
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Iterator
 from typing import Any
 
+from bot.miniapp.presence import Presence
 from sessions import Session
 
 log = logging.getLogger(__name__)
@@ -34,11 +38,19 @@ Closed = Callable[[int, int], Coroutine[Any, Any, None]]
 
 
 class Pages:
-    """The open pages of this process, by session and user."""
+    """The open pages of this process, by session and user (``presence``: written to
+    the store shared with other workers, and theirs read back)."""
 
-    def __init__(self, version_of: VersionOf | None = None, poll: float = POLL) -> None:
+    def __init__(
+        self,
+        version_of: VersionOf | None = None,
+        poll: float = POLL,
+        presence: Presence | None = None,
+    ) -> None:
         #: where other workers commit too: the stored version of a session
         self._version_of = version_of
+        #: where other workers draw too: the pages open on every worker
+        self._presence = presence
         self._poll = poll
         self._waiters: dict[int, set[asyncio.Event]] = {}
         self._versions: dict[int, int] = {}
@@ -46,7 +58,9 @@ class Pages:
         self._owed: set[tuple[int, int]] = set()
         self._poller: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        #: awaited when a user's last page of a session closes and a hand is owed
+        self._stopped = False
+        #: awaited when a user's last page of a session closes and a hand is owed (with
+        #: other workers: always, once the store has forgotten the page)
         self.on_closed: Closed | None = None
 
     # ------------------------------------------------------------ the presenter's side
@@ -55,14 +69,22 @@ class Pages:
         """A change of ``session`` was committed here: wake its pages."""
         self._seen(session.id, session.version)
 
-    def hold(self, session: Session, user_id: int) -> bool:
-        """True if the user has a page of ``session`` open, so their hand message need
-        not be edited now (it is owed, and drawn when the page closes)."""
-        key = (session.id, user_id)
-        if session.status != "running" or not self._open[key]:
-            return False
-        self._owed.add(key)
-        return True
+    async def held(self, session: Session, user_ids: Collection[int]) -> set[int]:
+        """Those of ``user_ids`` with a page of ``session`` open — here, or on any worker
+        sharing the store — so their hand messages need not be edited now (they are
+        owed, and drawn when the page closes)."""
+        if session.status != "running":
+            return set()
+        here = {user for user in user_ids if self._open[(session.id, user)]}
+        self._owed.update((session.id, user) for user in here)
+        if self._presence is None or len(here) == len(user_ids):
+            return here
+        try:
+            anywhere = await self._presence.users(session.id)
+        except Exception as error:  # the store is down a moment: the hands are edited
+            log.info("open pages of session %s not read: %s", session.id, error)
+            return here
+        return here | (anywhere & set(user_ids))
 
     # ------------------------------------------------------------ the streams' side
 
@@ -75,6 +97,8 @@ class Pages:
         key = (session_id, user_id or 0)
         if user_id is not None:
             self._open[key] += 1
+            if self._presence is not None and self._open[key] == 1:
+                self._presence.opened(key)
         self._start_polling()
         try:
             yield event
@@ -103,12 +127,14 @@ class Pages:
     async def close(self) -> None:
         """Stop polling and the catch-ups in flight (the bot stops)."""
         tasks = [*self._tasks, *([self._poller] if self._poller else [])]
-        self._poller = None
+        self._poller, self._stopped = None, True
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._presence is not None:
+            await self._presence.close()
 
     # ------------------------------------------------------------ inside
 
@@ -120,12 +146,22 @@ class Pages:
             event.set()
 
     def _close(self, key: tuple[int, int]) -> None:
-        if key not in self._owed:
-            return
+        owed = key in self._owed
         self._owed.discard(key)
-        if self.on_closed is None:
-            return
-        task = asyncio.get_running_loop().create_task(self.on_closed(*key))
+        if self._presence is None:
+            if owed and self.on_closed is not None:
+                self._spawn(self._catch_up(key, None))
+        elif not self._stopped:  # another worker may have held it: always drawn
+            self._spawn(self._catch_up(key, self._presence.closed(key)))
+
+    async def _catch_up(self, key: tuple[int, int], forgotten: asyncio.Event | None) -> None:
+        if forgotten is not None:
+            await forgotten.wait()  # no worker holds the hand for this page any more
+        if self.on_closed is not None:
+            await self.on_closed(*key)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -23,8 +23,15 @@ from sessions import hand_purpose
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
-from tests.support.miniapp import PUBLIC_URL, PageClient, init_data, start_miniapp
-from tests.support.tables import Table, mover, open_table
+from tests.support.miniapp import (
+    PUBLIC_URL,
+    PageClient,
+    init_data,
+    next_view,
+    play_one,
+    start_miniapp,
+)
+from tests.support.tables import mover, open_table
 
 TOKEN = "123456:" + "A" * 35
 BASE_ENV = {"TELEGRAM_BOT_TOKEN": TOKEN}
@@ -299,31 +306,6 @@ async def test_telegram_refuses_a_web_app_button_in_a_group(harness: Harness) ->
 # ---------------------------------------------------------------- live, and the budget
 
 
-async def next_view(stream: aiohttp.StreamReader, timeout: float = 5.0) -> dict[str, Any]:
-    """The next ``view`` event of a server-sent event stream."""
-    async with asyncio.timeout(timeout):
-        event = ""
-        while True:
-            line = (await stream.readline()).decode()
-            if line.startswith("event: "):
-                event = line[7:].strip()
-            elif line.startswith("data: ") and event == "view":
-                data: dict[str, Any] = json.loads(line[6:])
-                return data
-
-
-async def play_one(harness: Harness, table: Table) -> None:
-    """The player to move presses their first move button in their private chat."""
-    first, _, version = await mover(harness, table)
-    session = await harness.kol.manager.get(table.session_id)
-    seat = session.seat_of(first.id)
-    assert seat is not None
-    action = session.view(seat)["legal"][0]
-    outcome = await harness.kol.manager.act(session.id, first.id, version, action)
-    await harness.kol.presenter.on_outcome(outcome)
-    await harness.settle()
-
-
 async def test_an_open_page_follows_every_move_and_holds_the_hand_edits(
     mini: tuple[Harness, str], http: aiohttp.ClientSession
 ) -> None:
@@ -391,9 +373,9 @@ async def test_a_closed_page_owes_a_catch_up_only_if_a_hand_was_held() -> None:
     session = Session(id=3, chat_id=-1, kind="group", game_id="eleven", status="running",
                       creator_id=9, seats=[Player(9, "A", None)], options={}, timer=None,
                       version=4, deadline=None, game=None, result=None, created_at=0.0)
-    assert not pages.hold(session, 9)  # no page open: edit as usual
+    assert await pages.held(session, {9}) == set()  # no page open: edit as usual
     with pages.watch(3, 9):
-        assert pages.hold(session, 9)
+        assert await pages.held(session, {9, 10}) == {9}
     with pages.watch(3, 9):
         pass
     await asyncio.sleep(0)

@@ -772,6 +772,35 @@ async def test_a_dead_worker_is_found_by_one_of_two_looking_at_once(store_url: s
     assert slots == [108.0, 111.0]
 
 
+# ---------------------------------------------------------------- the Mini App's open pages
+
+
+async def test_open_pages_stand_till_their_time_and_close_with_their_worker(
+    store: Store,
+) -> None:
+    await store.keep_pages("a", [(5, ANN), (5, BOB), (6, ANN)], 106.0)
+    await store.keep_pages("b", [(5, BOB)], 104.0)
+    assert await store.page_users(5, 100.0) == [ANN, BOB]  # Bob's on two workers: once
+    assert await store.page_users(6, 100.0) == [ANN]
+    assert await store.page_users(7, 100.0) == []
+    await store.keep_pages("a", [(5, ANN)], 108.0)  # Bob's and Ann's page of 6 closed on a
+    assert await store.page_users(5, 103.0) == [ANN, BOB]  # b still shows Bob's
+    assert await store.page_users(6, 103.0) == []
+    assert await store.page_users(5, 104.0) == [ANN]  # b did not refresh it: it lapsed
+    await store.keep_pages("a", [], 110.0)  # a's last page closed
+    assert await store.page_users(5, 103.0) == [BOB]  # b's alone
+
+
+async def test_a_dead_workers_pages_are_forgotten_by_the_beat_that_finds_it(
+    store: Store,
+) -> None:
+    await store.beat("gone", 100.0, 4.0)
+    await store.keep_pages("gone", [(5, ANN)], 1000.0)
+    await store.keep_pages("alive", [(5, BOB)], 1000.0)
+    assert await store.beat("alive", 105.0, 4.0) == Beat(False, ("gone",))
+    assert await store.page_users(5, 105.0) == [BOB]
+
+
 # ---------------------------------------------------------------- presses
 
 

@@ -9,6 +9,7 @@ page's script does.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import time
@@ -22,6 +23,7 @@ from bot.miniapp.auth import sign
 from sessions import Computer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness, start_harness
+from tests.support.tables import Table, mover
 
 #: The public address the bot is told the page has (the tests reach it on 127.0.0.1).
 PUBLIC_URL = "https://koloda.example/app/"
@@ -109,3 +111,28 @@ class PageClient:
             headers={"X-Telegram-Init-Data": self.data},
         ) as answer:
             return answer.status, await answer.json()
+
+
+async def next_view(stream: aiohttp.StreamReader, timeout: float = 5.0) -> dict[str, Any]:
+    """The next ``view`` event of a server-sent event stream."""
+    async with asyncio.timeout(timeout):
+        event = ""
+        while True:
+            line = (await stream.readline()).decode()
+            if line.startswith("event: "):
+                event = line[7:].strip()
+            elif line.startswith("data: ") and event == "view":
+                data: dict[str, Any] = json.loads(line[6:])
+                return data
+
+
+async def play_one(harness: Harness, table: Table) -> None:
+    """The player to move presses their first move button in their private chat."""
+    first, _, version = await mover(harness, table)
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(first.id)
+    assert seat is not None
+    action = session.view(seat)["legal"][0]
+    outcome = await harness.kol.manager.act(session.id, first.id, version, action)
+    await harness.kol.presenter.on_outcome(outcome)
+    await harness.settle()
