@@ -10,9 +10,11 @@ from collections.abc import AsyncIterator
 
 from games import REGISTRY
 from games.record import DealRecord, deal_records
+from sessions.daily import revealed
 from sessions.model import Refusal, Session
 from sessions.replay import in_effect
 from sessions.repository import Repository
+from sessions.review import reviewing_seat
 from storage import MessageRef, MoveRecord, RatingRow, TallyRow
 from storage.ratings import LEADERBOARD_LIMIT
 
@@ -74,10 +76,17 @@ class Queries:
         await self.repo.load(session_id)
         return await self.repo.sessions.moves_of(session_id)
 
-    async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
+    async def deal_records(
+        self, session_id: int, viewer: int | None, now: float
+    ) -> tuple[Session, list[DealRecord]]:
         """The session and its finished deals as played, rebuilt from the stored seed
-        and move log; none before the deal, nothing of the deal in play."""
+        and move log; none before the deal, nothing of the deal in play. A daily deal's
+        records show every hand everybody else still plays today: while its day lasts
+        they are its player's alone (Refusal ``daily_sealed`` for any other ``viewer``)."""
         session = await self.repo.load(session_id)
+        player = viewer is not None and reviewing_seat(session, viewer) is not None
+        if not (player or revealed(session, now)):
+            raise Refusal("daily_sealed")
         if session.seed is None or session.game is None:
             return session, []
         moves = in_effect(await self.repo.sessions.moves_of(session_id), lambda m: m.action)

@@ -49,7 +49,7 @@ async def deal_screen(
     📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished.
     A ``viewer`` who played the deal gets the 📈 Review button under it, and beside it
     ⚖️ Compare once their daily play is over."""
-    session, records = await kol.manager.deal_records(session_id)
+    session, records = await kol.manager.deal_records(session_id, viewer)
     if not 0 <= deal_no < len(records):
         raise Refusal("deal_not_finished")
     seed = _seed(kol, session, session.status in ("finished", "cancelled"), lang)
@@ -159,7 +159,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     """📄 Match record: ``koloda-<game>-<date>.txt`` with every deal and the final
     scores, in the chat's language, sent where the button was pressed."""
     chat = update.effective_chat
-    session, records = await kol.manager.deal_records(press.session)
+    session, records = await kol.manager.deal_records(press.session, current_user(update).id)
     if session.status != "finished" or session.result is None:
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id

@@ -195,7 +195,7 @@ class MiniApp:
                 number = ascii_number(action.removeprefix(DEAL), 4)
                 if number is None:
                     raise Refusal("deal_not_finished")
-                _, shown = await deal_screen(kol, session.id, number, lang)
+                _, shown = await deal_screen(kol, session.id, number, lang, user.id)
                 return web.json_response({"ok": True, "text": plain(shown.text)})
             if action == "take-back":
                 outcome = await kol.manager.take_back(session.id, user.id)

@@ -20,6 +20,7 @@ from tests.support.fake_telegram import FakeTelegram
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
 from tests.support.posts import RecordedPosts, posted_once_by_two_workers
+from tests.support.tables import pop_up
 
 
 async def finish(
@@ -144,6 +145,39 @@ async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
     await harness.command(ann, private, "/daily мау-мау")
     start = fake.last_message(private, "Сдача дня")
     assert start is not None and "Хеш сида" in start.text
+
+
+async def test_a_daily_record_stays_with_its_player_while_the_day_lasts(
+    harness: Harness, fake: FakeTelegram
+) -> None:
+    """Session ids are small numbers: a stranger who forges 📜 Deal or 📄 Match record on
+    someone's finished daily deal must not see its hands (everyone else still plays
+    them today) — neither in a private chat nor in a group."""
+    ann, cy = fake.user("Ann"), fake.user("Cy")
+    group = fake.group("Friends")
+    manager = harness.kol.manager
+    for user in (ann, cy):
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(ann, fake.private(ann).id, "/daily eleven")
+    (session,) = await manager.sessions_of_user(ann.id)
+    await finish(manager, session, ann.id, harness.kol.presenter)
+    await harness.settle()
+    texts = [await pop_up(harness, cy, chat, None, data)
+             for chat in (fake.private(cy), group)
+             for data in (f"deal:{session.id}:0", f"rec:{session.id}")]
+    shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
+    assert [c.chat_id for c in shown if c.chat_id != fake.private(ann).id] == []
+    assert not fake.calls_of("sendDocument")
+    assert all("daily deal" in text and "its player" in text for text in texts), texts
+
+    ru = fake.user("Ива", language_code="ru")
+    await harness.command(ru, fake.private(ru).id, "/start")
+    text = await pop_up(harness, ru, fake.private(ru), None, f"deal:{session.id}:0")
+    assert "сдач" in text and "день" in text
+
+    ann_sees = await pop_up(harness, ann, fake.private(ann), None, f"deal:{session.id}:0")
+    assert ann_sees == ""  # her own record she still gets
+    assert fake.last_message(fake.private(ann).id, "Hands") is not None
 
 
 # ---------------------------------------------------------------- closing the boards

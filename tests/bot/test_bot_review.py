@@ -87,7 +87,7 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     [data] = [b["callback_data"] for b in record.buttons() if b["text"] == "📈 Review"]
     assert len(data.encode()) <= 64
     deal = int(data.rsplit(":", 1)[1])
-    _, finished = await harness.kol.manager.deal_records(sid)
+    _, finished = await harness.kol.manager.deal_records(sid, None)
     other = next(n for n in range(len(finished)) if n != deal)  # another finished deal
 
     computer.gate.clear()  # the review runs until the gate opens
@@ -112,7 +112,7 @@ async def test_review_in_a_group_players_only_one_at_a_time_and_kept(
     assert "A mistake costs at least 0.5 points, a blunder 1.5" in shown.text
     # it names none of the others' cards: only cards Bob held (dealt or drawn; in Eleven
     # every card he held, he played), as the record shows them
-    session, records = await harness.kol.manager.deal_records(sid)
+    session, records = await harness.kol.manager.deal_records(sid, None)
     bob = session.seat_of(table.bob.id)
     assert bob is not None
     held = [*records[deal].hands[bob], *(t.action for t in records[deal].turns if t.seat == bob)]
@@ -162,7 +162,7 @@ async def test_a_russian_duel_reviews_in_the_private_chat(
     assert shown is not None
     assert "Ошибка стоит не меньше 0,5 очков, грубая — 1,5" in shown.text
     assert re.search(r"Просмотрено \d+ решени", shown.text) or "Разбирать нечего" in shown.text
-    session, records = await harness.kol.manager.deal_records(1)
+    session, records = await harness.kol.manager.deal_records(1, None)
     seat = session.seat_of(vera.id)
     assert seat is not None
     held = [*records[0].hands[seat], *(t.action for t in records[0].turns if t.seat == seat)]
