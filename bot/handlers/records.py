@@ -113,10 +113,11 @@ def _answer(
     job: Job, draw: Callable[[Answer], Screen],
 ) -> str | None:
     """Answer a press on 📈 Review or ⚖️ Compare (``job``, which names its texts) from
-    its ticket. A kept answer is shown at once; a new one runs in the computer players'
-    pool at low priority (the press is answered "started" at once) and is shown when
-    done — ephemeral in a group, in the private chat otherwise; a doubled press while
-    it runs starts nothing."""
+    its ticket. A kept answer is shown at once (in a group, once while it is on its way,
+    as 📜 Deal: each post spends one of the group's sends); a new one runs in the
+    computer players' pool at low priority (the press is answered "started" at once)
+    and is shown when done — ephemeral in a group, in the private chat otherwise; a
+    doubled press while it runs starts nothing."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
     lang = user_lang()
@@ -128,7 +129,9 @@ def _answer(
     if ticket.kept is not None:
         shown = draw(ticket.kept)
         if group is not None:
-            kol.presenter.background(_post_deal(kol, query, group, user.id, shown))
+            posting = _post_deal(kol, query, group, user.id, shown)
+            if not kol.presenter.background_once((job, session.id, deal_no, user.id), posting):
+                return None  # pressed again while it is on its way
             return ""  # answered once it is sent
         kol.presenter.reply(user.id, shown)
         return None

@@ -5,6 +5,7 @@ kept for the next press (no new search), English and Russian."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -168,3 +169,31 @@ async def test_a_russian_duel_reviews_in_the_private_chat(
     held = [*records[0].hands[seat], *(t.action for t in records[0].turns if t.seat == seat)]
     own = {display(card, "ru") for card in held}
     assert set(re.findall(r"(?:10|[2-9ВДКТ])[♠♥♦♣]", shown.text)) <= own
+
+
+async def test_a_kept_review_pressed_many_times_at_once_posts_once(
+    reviewing: tuple[Harness, Reviewing],
+) -> None:
+    """Every ephemeral answer in a group spends one of the group's sends (about 20 a
+    minute, shared with the table): a player hammering 📈 Review on a kept review must
+    not queue a post per press, any more than 📜 Deal does."""
+    harness, _ = reviewing
+    fake = harness.fake
+    table = await open_table(harness, "eleven")
+    sid = table.session_id
+    await play_deals(harness, sid, [table.alice, table.bob], 1)
+    message_id = table.message.message_id
+    await pop_up(harness, table.bob, table.group, message_id, f"review:{sid}:0")
+    await harness.settle()
+    assert len(ephemerals(harness, table, table.bob, "📈 Review of deal")) == 1
+
+    held = fake.gates["sendMessage"] = asyncio.Event()  # the group's sends wait
+    queries = [fake.push_callback(table.bob, table.group, message_id, f"review:{sid}:0")
+               for _ in range(20)]
+    with contextlib.suppress(TimeoutError):  # a press answered only once posted: counted below
+        await fake.wait_until(
+            lambda: sum(fake.answer_of(q) is not None for q in queries) >= 19, timeout=5.0)
+    held.set()
+    await harness.settle()
+    assert all(fake.answer_of(q) is not None for q in queries)  # every press answered
+    assert len(ephemerals(harness, table, table.bob, "📈 Review of deal")) == 2
