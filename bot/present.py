@@ -420,10 +420,10 @@ class Presenter(Screens):
         """Delete a one-off message of ours (an answered question), in the background."""
         self.delivery.spawn(self.delivery.delete(chat_id, message_id))
 
-    def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
+    def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> bool:
         """Post a document (a match record) in the background (in a group, in the topic
-        it was asked for in)."""
-        self.delivery.send_document(chat_id, filename, content, caption)
+        it was asked for in); False if the same one is on its way there already."""
+        return self.delivery.send_document(chat_id, filename, content, caption)
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work a handler must not wait for (a send, a search) in the background."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 
 from games.verify import short_hash
@@ -127,3 +129,23 @@ async def test_a_russian_duel_has_its_records_in_the_private_chat(harness: Harne
     await harness.command(vera, fake.private(vera).id, "/history")
     history = fake.last_message(vera.id, containing="Последние законченные партии")
     assert history is not None and "Пятнадцать" in history.text
+
+
+async def test_match_record_hammered_in_a_group_is_posted_once(harness: Harness) -> None:
+    """📄 Match record posts a document the whole group sees, from the group's ~20
+    sends a minute: a member pressing it twenty times at once posts it once, not
+    twenty times; every press is answered."""
+    fake = harness.fake
+    table = await fifteen(harness, 1)
+    await finish_fifteen(harness, table)
+    held = fake.gates["sendDocument"] = asyncio.Event()  # the post is on its way
+    queries = [fake.push_press(table.bob, table.message, "📄 Match record") for _ in range(20)]
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_until(
+            lambda: all(fake.answer_of(q) is not None for q in queries), timeout=5.0)
+    held.set()
+    await harness.settle()
+    assert all(fake.answer_of(q) is not None for q in queries)
+    assert len(fake.documents) == 1
+    await harness.press(table.alice, table.message, "📄 Match record")  # asked again later
+    assert len(fake.documents) == 2
