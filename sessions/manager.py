@@ -399,8 +399,9 @@ class SessionManager:
         self, session_id: int, viewer: int | None
     ) -> tuple[Session, list[DealRecord]]:
         """The session and its finished deals as played, rebuilt from seed and log, as
-        ``viewer`` may see them (None: nobody in particular): a daily deal's are its
-        player's alone while its day lasts (Refusal ``daily_sealed``)."""
+        ``viewer`` may see them (None: nobody in particular): a private table's are its
+        players' alone (Refusal ``record_players_only``; a daily deal's, while its day
+        lasts, ``daily_sealed``)."""
         return await self._queries.deal_records(session_id, viewer, self.clock())
 
     async def review_deal(

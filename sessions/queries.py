@@ -80,13 +80,17 @@ class Queries:
         self, session_id: int, viewer: int | None, now: float
     ) -> tuple[Session, list[DealRecord]]:
         """The session and its finished deals as played, rebuilt from the stored seed
-        and move log; none before the deal, nothing of the deal in play. A daily deal's
-        records show every hand everybody else still plays today: while its day lasts
-        they are its player's alone (Refusal ``daily_sealed`` for any other ``viewer``)."""
+        and move log; none before the deal, nothing of the deal in play. A group table's
+        are its group's; a private table's its players' alone (Refusal
+        ``record_players_only`` for any other ``viewer``) — a daily deal's with its own
+        refusal, ``daily_sealed``, while its day lasts, as everybody else still plays
+        those cards."""
         session = await self.repo.load(session_id)
         player = viewer is not None and reviewing_seat(session, viewer) is not None
         if not (player or revealed(session, now)):
             raise Refusal("daily_sealed")
+        if not player and session.kind == "private":
+            raise Refusal("record_players_only")
         if session.seed is None or session.game is None:
             return session, []
         moves = in_effect(await self.repo.sessions.moves_of(session_id), lambda m: m.action)

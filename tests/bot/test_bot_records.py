@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 
+from bot.i18n import t
 from games.verify import short_hash
 from tests.support.harness import Harness
 from tests.support.tables import Table, finish_fifteen, labels, mover, moves, open_table, pop_up
@@ -149,3 +150,40 @@ async def test_match_record_hammered_in_a_group_is_posted_once(harness: Harness)
     assert len(fake.documents) == 1
     await harness.press(table.alice, table.message, "📄 Match record")  # asked again later
     assert len(fake.documents) == 2
+
+
+async def test_a_private_matchs_records_are_its_players_alone(harness: Harness) -> None:
+    """Session ids are small numbers: a stranger who forges 📜 Deal or 📄 Match record
+    on someone's private match (against the computer or a friend) sees no hand of it,
+    neither in her own chat nor posted in a group."""
+    fake = harness.fake
+    ann, eve = fake.user("Ann"), fake.user("Eve")
+    group = fake.group("Crowd")
+    for user in (ann, eve):
+        await harness.command(user, fake.private(user).id, "/start")
+    await harness.command(ann, fake.private(ann).id, "/new fifteen")
+    lobby = fake.last_message(ann.id)
+    assert lobby is not None
+    await pop_up(harness, ann, fake.private(ann), lobby.message_id, "opt:1:deals:1")
+    await harness.press(ann, lobby, "back:1")
+    await harness.press(ann, lobby, "vs:1")
+    await harness.press(ann, lobby, "comp:1:easy")
+    await harness.settle()
+    for _ in range(60):
+        if (await harness.kol.manager.get(1)).status != "running":
+            break
+        hand = fake.last_message(ann.id, containing="🃏")
+        assert hand is not None
+        data = moves(hand)
+        await harness.press(ann, hand, ([d for d in data if d.endswith(":stand")] or data)[0])
+    assert (await harness.kol.manager.get(1)).status == "finished"
+
+    texts = [await pop_up(harness, eve, chat, None, data)
+             for chat in (fake.private(eve), group) for data in ("deal:1:0", "rec:1")]
+    shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
+    assert [c.chat_id for c in shown if c.chat_id != ann.id] == []
+    assert fake.documents == []
+    assert texts == [t("en", "refusal-record_players_only")] * 4
+    assert "📜" in t("ru", "refusal-record_players_only")
+    assert await pop_up(harness, ann, fake.private(ann), None, "rec:1") == ""  # hers
+    assert [d.chat_id for d in fake.documents] == [ann.id]

@@ -163,7 +163,7 @@ async def test_a_russian_duel_reviews_in_the_private_chat(
     assert shown is not None
     assert "Ошибка стоит не меньше 0,5 очков, грубая — 1,5" in shown.text
     assert re.search(r"Просмотрено \d+ решени", shown.text) or "Разбирать нечего" in shown.text
-    session, records = await harness.kol.manager.deal_records(1, None)
+    session, records = await harness.kol.manager.deal_records(1, vera.id)
     seat = session.seat_of(vera.id)
     assert seat is not None
     held = [*records[0].hands[seat], *(t.action for t in records[0].turns if t.seat == seat)]

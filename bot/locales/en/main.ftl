@@ -408,6 +408,7 @@ history-title = 📜 The last finished matches in this chat:
 history-row = { $n }. { $game } · { $date } · 🏆 { $winners }
 history-empty = No finished matches in this chat yet.
 refusal-deal_not_finished = That deal is not finished yet.
+refusal-record_players_only = 📜 That match was played in private: its record is for its players only.
 refusal-daily_sealed = 🔒 That is someone else's daily deal: its record stays with its player until the day is over (UTC).
 cmd-history = Finished matches
 button-hint = 💡 Hint

@@ -415,6 +415,7 @@ history-title = 📜 Последние законченные партии в �
 history-row = { $n }. { $game } · { $date } · 🏆 { $winners }
 history-empty = В этом чате ещё нет законченных партий.
 refusal-deal_not_finished = Эта сдача ещё не закончена.
+refusal-record_players_only = 📜 Эта партия сыграна в личном чате: её запись видят только её игроки.
 refusal-daily_sealed = 🔒 Это чужая сдача дня: её запись видит только её игрок, пока не кончится день (UTC).
 cmd-history = Законченные партии
 button-hint = 💡 Подсказка
