@@ -16,7 +16,7 @@ from sessions import Session, SessionManager
 from sessions.daily import DAY, day_of
 from storage import ResultRecord, SeatRecord
 from storage.records import SessionRecord
-from tests.support.fake_telegram import FakeTelegram
+from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
 from tests.support.posts import RecordedPosts, posted_once_by_two_workers
@@ -40,6 +40,17 @@ async def finish(
             if drawn is not None:
                 await drawn.on_outcome(outcome)
     raise AssertionError("the daily deal never ended")
+
+
+async def play_daily(harness: Harness, user: FakeUser, game: str) -> Session:
+    """``user`` starts the bot, plays today's deal of ``game`` to its end (as drawn)."""
+    chat = harness.fake.private(user).id
+    await harness.command(user, chat, "/start")
+    await harness.command(user, chat, f"/daily {game}")
+    (session,) = await harness.kol.manager.sessions_of_user(user.id)
+    await finish(harness.kol.manager, session, user.id, harness.kol.presenter)
+    await harness.settle()
+    return session
 
 
 async def make_member(manager: SessionManager, chat: int, *users: tuple[int, str]) -> None:
@@ -112,11 +123,7 @@ async def test_daily_top_in_a_group_lists_its_members(
     manager = harness.kol.manager
     await make_member(manager, group.id, (ann.id, "Ann"), (bob.id, "Bob"))
     for user in (ann, cy):
-        await harness.command(user, fake.private(user).id, "/start")
-        await harness.command(user, fake.private(user).id, "/daily king")
-        (session,) = await manager.sessions_of_user(user.id)
-        await finish(manager, session, user.id, harness.kol.presenter)
-    await harness.settle()
+        await play_daily(harness, user, "king")
     standing = fake.last_message(fake.private(ann).id, "Your score:")
     assert standing is not None and "In your groups: 1 of 1" in standing.text
 
@@ -155,13 +162,8 @@ async def test_a_daily_record_stays_with_its_player_while_the_day_lasts(
     them today) — neither in a private chat nor in a group."""
     ann, cy = fake.user("Ann"), fake.user("Cy")
     group = fake.group("Friends")
-    manager = harness.kol.manager
-    for user in (ann, cy):
-        await harness.command(user, fake.private(user).id, "/start")
-    await harness.command(ann, fake.private(ann).id, "/daily eleven")
-    (session,) = await manager.sessions_of_user(ann.id)
-    await finish(manager, session, ann.id, harness.kol.presenter)
-    await harness.settle()
+    await harness.command(cy, fake.private(cy).id, "/start")
+    session = await play_daily(harness, ann, "eleven")
     texts = [await pop_up(harness, cy, chat, None, data)
              for chat in (fake.private(cy), group)
              for data in (f"deal:{session.id}:0", f"rec:{session.id}")]

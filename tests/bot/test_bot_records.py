@@ -9,7 +9,16 @@ import re
 from bot.i18n import t
 from games.verify import short_hash
 from tests.support.harness import Harness
-from tests.support.tables import Table, finish_fifteen, labels, mover, moves, open_table, pop_up
+from tests.support.tables import (
+    Table,
+    duel_with_computer,
+    finish_fifteen,
+    labels,
+    mover,
+    moves,
+    open_table,
+    pop_up,
+)
 
 DATE = re.compile(r"^koloda-fifteen-\d{4}-\d{2}-\d{2}\.txt$")
 
@@ -161,14 +170,7 @@ async def test_a_private_matchs_records_are_its_players_alone(harness: Harness) 
     group = fake.group("Crowd")
     for user in (ann, eve):
         await harness.command(user, fake.private(user).id, "/start")
-    await harness.command(ann, fake.private(ann).id, "/new fifteen")
-    lobby = fake.last_message(ann.id)
-    assert lobby is not None
-    await pop_up(harness, ann, fake.private(ann), lobby.message_id, "opt:1:deals:1")
-    await harness.press(ann, lobby, "back:1")
-    await harness.press(ann, lobby, "vs:1")
-    await harness.press(ann, lobby, "comp:1:easy")
-    await harness.settle()
+    await duel_with_computer(harness, ann, "fifteen", "deals:1")
     for _ in range(60):
         if (await harness.kol.manager.get(1)).status != "running":
             break

@@ -16,7 +16,7 @@ from games.cards import display
 from tests.support.computers import Reviewing
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
-from tests.support.tables import Table, labels, moves, open_table, pop_up
+from tests.support.tables import Table, duel_with_computer, labels, moves, open_table, pop_up
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
@@ -142,14 +142,7 @@ async def test_a_russian_duel_reviews_in_the_private_chat(
     harness, _ = reviewing
     fake = harness.fake
     vera = fake.user("Вера", "ru")
-    await harness.command(vera, fake.private(vera).id, "/new eleven")
-    lobby = fake.last_message(vera.id)
-    assert lobby is not None
-    await pop_up(harness, vera, fake.private(vera), lobby.message_id, "opt:1:target:10")
-    await harness.press(vera, lobby, "back:1")
-    await harness.press(vera, lobby, "vs:1")
-    await harness.press(vera, lobby, "comp:1:easy")
-    await harness.settle()
+    await duel_with_computer(harness, vera, "eleven", "target:10")
     assert (await harness.kol.manager.get(1)).options["target"] == 10
     await play_deals(harness, 1, [vera], 1)
     hand = fake.last_message(vera.id, containing="🃏")
