@@ -20,7 +20,7 @@ from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
 from tests.support.posts import RecordedPosts, posted_once_by_two_workers
-from tests.support.tables import pop_up
+from tests.support.tables import forged_everywhere, pop_up
 
 
 async def finish(
@@ -164,9 +164,8 @@ async def test_a_daily_record_stays_with_its_player_while_the_day_lasts(
     group = fake.group("Friends")
     await harness.command(cy, fake.private(cy).id, "/start")
     session = await play_daily(harness, ann, "eleven")
-    texts = [await pop_up(harness, cy, chat, None, data)
-             for chat in (fake.private(cy), group)
-             for data in (f"deal:{session.id}:0", f"rec:{session.id}")]
+    texts = await forged_everywhere(
+        harness, cy, group, [f"deal:{session.id}:0", f"rec:{session.id}"])
     shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
     assert [c.chat_id for c in shown if c.chat_id != fake.private(ann).id] == []
     assert not fake.calls_of("sendDocument")

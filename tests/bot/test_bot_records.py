@@ -13,6 +13,7 @@ from tests.support.tables import (
     Table,
     duel_with_computer,
     finish_fifteen,
+    forged_everywhere,
     labels,
     mover,
     moves,
@@ -180,12 +181,11 @@ async def test_a_private_matchs_records_are_its_players_alone(harness: Harness) 
         await harness.press(ann, hand, ([d for d in data if d.endswith(":stand")] or data)[0])
     assert (await harness.kol.manager.get(1)).status == "finished"
 
-    texts = [await pop_up(harness, eve, chat, None, data)
-             for chat in (fake.private(eve), group) for data in ("deal:1:0", "rec:1")]
+    texts = await forged_everywhere(harness, eve, group, ["deal:1:0", "rec:1"])
     shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
     assert [c.chat_id for c in shown if c.chat_id != ann.id] == []
     assert fake.documents == []
-    assert texts == [t("en", "refusal-record_players_only")] * 4
+    assert texts == [t("en", "refusal-record_players_only")] * 6
     assert "📜" in t("ru", "refusal-record_players_only")
     assert await pop_up(harness, ann, fake.private(ann), None, "rec:1") == ""  # hers
     assert [d.chat_id for d in fake.documents] == [ann.id]

@@ -92,6 +92,24 @@ async def duel_with_computer(
     return lobby
 
 
+async def forged_everywhere(
+    harness: Harness, user: FakeUser, group: FakeChat, data: list[str]
+) -> list[str]:
+    """``user`` presses each of ``data`` (forged) on a message in her private chat, on
+    one in ``group`` (the bot's answer to her /help there) and on an ephemeral message
+    (no chat); the pop-ups."""
+    fake = harness.fake
+    await harness.command(user, group.id, "/help")
+    places = [(fake.private(user), fake.last_message(user.id)),
+              (group, fake.last_message(group.id)), (group, None)]
+    texts = []
+    for chat, message in places:
+        for forged in data:
+            texts.append(await pop_up(
+                harness, user, chat, message.message_id if message else None, forged))
+    return texts
+
+
 async def finish_fifteen(harness: Harness, table: Table) -> None:
     """Play a one-deal Fifteen table to the end."""
     for _ in range(60):
