@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.daily import DailyBoards
+from bot.i18n import t
 from bot.present import Presenter
 from games.verify import short_hash
 from sessions import Session, SessionManager
@@ -140,6 +141,24 @@ async def test_daily_top_in_a_group_lists_its_members(
     everybody = fake.last_message(fake.private(ann).id)
     assert everybody is not None and "Ann" in everybody.text and "Cy" in everybody.text
 
+
+
+async def test_the_daily_menu_forwarded_to_a_group_sends_its_pressers_to_the_private_chat(
+    harness: Harness, fake: FakeTelegram
+) -> None:
+    """Ann forwards her /daily menu to a group; Bob presses a game there. Nothing is
+    dealt in the group, and the pop-up says where the daily deal is played (not
+    "Unknown game"), in his language."""
+    ann, bob = fake.user("Ann"), fake.user("Боб", language_code="ru")
+    group = fake.group("Friends")
+    await harness.command(ann, fake.private(ann).id, "/start")
+    await harness.command(ann, fake.private(ann).id, "/daily")
+    menu = fake.last_message(fake.private(ann).id)
+    assert menu is not None
+    forwarded = fake.seed_message(group.id, menu.text, menu.reply_markup)
+    text = await pop_up(harness, bob, group, forwarded.message_id, "daily:0:king")
+    assert text == t("ru", "daily-in-group")
+    assert await harness.kol.manager.sessions_of_user(bob.id) == []
 
 async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
     ann = fake.user("Аня", language_code="ru")
