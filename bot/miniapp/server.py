@@ -41,7 +41,7 @@ from bot.handlers.common import refusal_text
 from bot.handlers.play import play_move
 from bot.handlers.records import deal_screen
 from bot.i18n import language_from_code, t
-from bot.miniapp.auth import AuthError, WebAppUser, validate
+from bot.miniapp.auth import MAX_AGE, AuthError, WebAppUser, validate
 from bot.miniapp.live import Pages, TooManyPages
 from bot.miniapp.payload import DEAL, seat_view
 from bot.numbers import ascii_number
@@ -249,12 +249,14 @@ class MiniApp:
         user: WebAppUser, lang: str, woken: asyncio.Event,
     ) -> None:
         """Write the view now and at every version ``woken`` tells of, until the page
-        closes."""
+        closes or its initData is too old to be taken (the page asks again and is
+        refused: a leaked launch link stops working on an open page too)."""
         sent = -1
         quiet = 0.0
+        expires = user.auth_date + MAX_AGE
         try:
             await response.write(f"retry: {RETRY_MS}\n\n".encode())
-            while True:
+            while self.clock() < expires:
                 if session.version != sent:
                     data = json.dumps(self._payload(session, user, lang), ensure_ascii=False)
                     await response.write(f"event: view\ndata: {data}\n\n".encode())

@@ -12,6 +12,8 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
@@ -19,11 +21,12 @@ from bot.config import ConfigError, load_settings
 from bot.i18n import t
 from bot.miniapp.auth import MAX_AGE, AuthError, sign, validate
 from bot.miniapp.live import PAGES_PER_USER, Pages
+from bot.miniapp.server import CHECK, MiniApp
 from sessions import hand_purpose
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
-from tests.support.miniapp import PUBLIC_URL, PageClient, init_data, start_miniapp
+from tests.support.miniapp import PATH, PUBLIC_URL, PageClient, init_data, start_miniapp
 from tests.support.tables import Table, mover, open_table
 
 TOKEN = "123456:" + "A" * 35
@@ -403,6 +406,33 @@ async def test_one_user_cannot_hold_open_pages_without_end(
     finally:
         for answer in opened:
             answer.close()
+
+
+async def test_an_open_page_ends_when_its_launch_data_expires(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    """initData is taken for a day so that a leaked launch link stops working: a page
+    opened with it must not go on showing the hand after that day (the page then asks
+    again and is refused)."""
+    harness, _ = mini
+    table = await open_table(harness)
+    link = (await harness.kol.manager.get(table.session_id)).link
+    now = [time.time()]
+    page = MiniApp(harness.app, PATH, clock=lambda: now[0])
+    web_app = web.Application()
+    page.add_routes(web_app)
+    async with TestServer(web_app, host="127.0.0.1") as server:
+        base = str(server.make_url(PATH))
+        data = init_data(table.alice, harness.fake.token, auth_date=now[0])
+        async with http.get(base + "api/stream", params={"t": link, "auth": data}) as answer:
+            first = await next_view(answer.content)
+            assert first["seat"] is not None and first["view"]["hand"]
+            now[0] += MAX_AGE + 1  # a day later, the page still open
+            async with asyncio.timeout(10 * CHECK):
+                rest = await answer.content.read()
+            assert b"event: view" not in rest  # ended, nothing more shown
+        async with http.get(base + "api/stream", params={"t": link, "auth": data}) as again:
+            assert again.status == 401
 
 
 async def test_a_commit_of_another_worker_is_seen_by_the_version_poll() -> None:
