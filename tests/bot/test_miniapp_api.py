@@ -12,8 +12,6 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
@@ -26,7 +24,14 @@ from sessions import hand_purpose
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
-from tests.support.miniapp import PATH, PUBLIC_URL, PageClient, init_data, start_miniapp
+from tests.support.miniapp import (
+    PATH,
+    PUBLIC_URL,
+    PageClient,
+    init_data,
+    serving,
+    start_miniapp,
+)
 from tests.support.tables import Table, mover, open_table
 
 TOKEN = "123456:" + "A" * 35
@@ -418,11 +423,7 @@ async def test_an_open_page_ends_when_its_launch_data_expires(
     table = await open_table(harness)
     link = (await harness.kol.manager.get(table.session_id)).link
     now = [time.time()]
-    page = MiniApp(harness.app, PATH, clock=lambda: now[0])
-    web_app = web.Application()
-    page.add_routes(web_app)
-    async with TestServer(web_app, host="127.0.0.1") as server:
-        base = str(server.make_url(PATH))
+    async with serving(MiniApp(harness.app, PATH, clock=lambda: now[0])) as base:
         data = init_data(table.alice, harness.fake.token, auth_date=now[0])
         async with http.get(base + "api/stream", params={"t": link, "auth": data}) as answer:
             first = await next_view(answer.content)
