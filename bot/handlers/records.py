@@ -92,8 +92,9 @@ async def _post_deal(
 async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | None:
     """📈 Review: the strong computer's look at the presser's own decisions in the deal."""
     lang = user_lang()
-    ticket = await kol.manager.review_deal(press.session, press.deal, current_user(update).id)
     session = await kol.manager.get(press.session)
+    # no await from the ticket on: a run reserved for the user is always started
+    ticket = await kol.manager.review_deal(press.session, press.deal, current_user(update).id)
     return _answer(kol, update, session, press.deal, ticket, "review",
                    lambda review: render_review(review, session.seats, lang))
 
@@ -102,8 +103,9 @@ async def on_compare(kol: Koloda, update: Update, press: CompareButton) -> str |
     """⚖️ Compare: the presser's daily deal beside the day's best other player's and the
     strong computer's choices."""
     lang = user_lang()
-    ticket = await kol.manager.compare_deal(press.session, press.deal, current_user(update).id)
     session = await kol.manager.get(press.session)
+    # no await from the ticket on: a run reserved for the user is always started
+    ticket = await kol.manager.compare_deal(press.session, press.deal, current_user(update).id)
     return _answer(kol, update, session, press.deal, ticket, "compare",
                    lambda comparison: render_compare(comparison, lang))
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot import updates
 from games.cards import display
+from sessions import Session
 from tests.support.computers import Reviewing
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
@@ -190,3 +193,34 @@ async def test_a_kept_review_pressed_many_times_at_once_posts_once(
     await harness.settle()
     assert all(fake.answer_of(q) is not None for q in queries)  # every press answered
     assert len(ephemerals(harness, table, table.bob, "📈 Review of deal")) == 2
+
+
+async def test_a_store_outage_during_a_review_press_does_not_hold_the_user_for_good(
+    reviewing: tuple[Harness, Reviewing], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store fails once while a 📈 Review press is handled: the press is handled
+    again once the store is back and the review comes — the user is not left
+    "still reviewing" (and every other review of theirs refused) until a restart."""
+    harness, computer = reviewing
+    monkeypatch.setattr(updates, "RETRY_FIRST", 0.05)
+    table = await open_table(harness, "eleven")
+    sid = table.session_id
+    await play_deals(harness, sid, [table.alice, table.bob], 1)
+    manager = harness.kol.manager
+    load = manager.get
+    calls: list[int] = []
+    failures = [sqlite3.OperationalError("database is locked")]
+
+    async def flaky(session_id: int) -> Session:
+        calls.append(session_id)
+        if len(calls) == 2 and failures:  # the press's second look at the table
+            raise failures.pop()
+        return await load(session_id)
+
+    monkeypatch.setattr(manager, "get", flaky)
+    harness.fake.push_callback(table.bob, table.group, table.message.message_id,
+                               f"review:{sid}:0")
+    await harness.settle()
+    assert not failures  # the store did fail once
+    assert ephemerals(harness, table, table.bob, "📈 Review of deal")
+    assert computer.calls > 0
