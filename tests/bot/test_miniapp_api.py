@@ -373,8 +373,8 @@ async def test_one_user_cannot_hold_open_pages_without_end(
     mini: tuple[Harness, str], http: aiohttp.ClientSession
 ) -> None:
     """Every open page costs a connection and a task: a user who opens them in a loop
-    (a player or a spectator, one table or several) is refused past the cap, in their
-    language, while everybody else's pages still open; a closed page frees its place."""
+    (a player or a spectator) is refused past the cap, in their language, while
+    everybody else's pages still open; a closed page frees its place."""
     harness, base = mini
     table = await open_table(harness)
     link = (await harness.kol.manager.get(table.session_id)).link
