@@ -399,13 +399,17 @@ class Presenter(Screens):
         return await self.delivery.send_now(chat_id, shown, thread)
 
     async def reply_ephemeral(
-        self, chat_id: int, user_id: int, shown: Screen, query_id: str
+        self, chat_id: int, user_id: int, shown: Screen, query_id: str,
+        thread: int | None = None,
     ) -> None:
         """A one-off ephemeral answer to a press in a group (after the group's screens),
-        not kept current; the Bot API's error if Telegram refuses it. Never from a
-        handler: from work it :meth:`background` ed."""
+        in forum topic ``thread`` (None: the topic it was asked in), not kept current;
+        the Bot API's error if Telegram refuses it. Never from a handler: from work it
+        :meth:`background` ed."""
+        if thread is None:
+            thread = asking_topic(chat_id)
         await self.delivery.post_ephemeral(
-            chat_id, user_id, shown, query_id, priority=REPLY, thread=asking_topic(chat_id)
+            chat_id, user_id, shown, query_id, priority=REPLY, thread=thread
         )
 
     async def ask(

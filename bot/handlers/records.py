@@ -77,12 +77,14 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
 
 
 async def _post_deal(
-    kol: Koloda, query: CallbackQuery, chat_id: int, user_id: int, shown: Screen
+    kol: Koloda, query: CallbackQuery, chat_id: int, user_id: int, shown: Screen,
+    thread: int | None = None,
 ) -> None:
     """The deal record as an ephemeral message (in the background, after the group's
-    screens), else in the presser's private chat; the press answered once it is sent."""
+    screens; in forum topic ``thread``, None: the asking one), else in the presser's
+    private chat; the press answered once it is sent."""
     try:
-        await kol.presenter.reply_ephemeral(chat_id, user_id, shown, query.id)
+        await kol.presenter.reply_ephemeral(chat_id, user_id, shown, query.id, thread)
     except TelegramError as error:
         log.warning("ephemeral deal record not sent (%s); using the private chat", error)
         kol.presenter.reply(user_id, shown)
@@ -125,13 +127,14 @@ def _answer(
     lang = user_lang()
     if ticket.running:
         return t(lang, f"{job}-running")
-    # a press on the ephemeral record carries no chat: the table's group it is
+    # a press on the ephemeral record carries no chat: the table's group and topic it is
     where = chat.id if chat is not None else session.chat_id
+    thread = None if chat is not None else session.thread
     group = where if where is not None and where < 0 else None
     if ticket.kept is not None:
         shown = draw(ticket.kept)
         if group is not None:
-            posting = _post_deal(kol, query, group, user.id, shown)
+            posting = _post_deal(kol, query, group, user.id, shown, thread)
             if not kol.presenter.background_once((job, session.id, deal_no, user.id), posting):
                 return None  # pressed again while it is on its way
             return ""  # answered once it is sent
@@ -151,7 +154,7 @@ def _answer(
             kol.presenter.reply(user.id, shown)
             return
         try:
-            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id)
+            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id, thread)
         except TelegramError as error:
             log.warning("ephemeral %s not sent (%s); using the private chat", job, error)
             kol.presenter.reply(user.id, shown)

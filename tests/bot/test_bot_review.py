@@ -20,6 +20,7 @@ from tests.support.computers import Reviewing
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 from tests.support.tables import Table, duel_with_computer, labels, moves, open_table, pop_up
+from tests.support.topics import players, topic_table
 
 CARD = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 
@@ -224,3 +225,28 @@ async def test_a_store_outage_during_a_review_press_does_not_hold_the_user_for_g
     assert not failures  # the store did fail once
     assert ephemerals(harness, table, table.bob, "📈 Review of deal")
     assert computer.calls > 0
+
+
+async def test_a_review_asked_in_a_forum_topic_is_answered_in_that_topic(
+    reviewing: tuple[Harness, Reviewing],
+) -> None:
+    """📈 Review pressed on the ephemeral 📜 record in a forum topic (a press on an
+    ephemeral message carries no chat) is answered in the table's topic, where it was
+    asked — not in the General topic, where the player does not look."""
+    harness, _ = reviewing
+    fake = harness.fake
+    alice, bob = await players(harness, "Alice", "Bob")
+    forum = fake.forum("Cards", admins=(alice,))
+    thread = fake.create_topic(forum, "Eleven", by=alice)
+    table = await topic_table(harness, forum, thread, alice, bob, game="eleven")
+    await play_deals(harness, table.session_id, [alice, bob], 1)
+    shown = fake.messages[(forum.id, table.message.message_id)]
+    await harness.press(bob, shown, "📜 Deal")
+    [record] = [m for m in fake.chat_messages(forum.id, ephemeral=True)
+                if m.ephemeral_for == bob.id and "📜 Deal" in m.text]
+    assert record.thread == thread
+    for _ in range(2):  # a new review, then the kept one
+        await harness.press(bob, record, "📈 Review")
+    answers = [m for m in fake.chat_messages(forum.id, ephemeral=True)
+               if m.ephemeral_for == bob.id and "📈 Review of deal" in m.text]
+    assert [m.thread for m in answers] == [thread, thread]
