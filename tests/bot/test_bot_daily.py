@@ -188,7 +188,9 @@ async def test_a_daily_record_stays_with_its_player_while_the_day_lasts(
     shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
     assert [c.chat_id for c in shown if c.chat_id != fake.private(ann).id] == []
     assert not fake.calls_of("sendDocument")
-    assert all("daily deal" in text and "its player" in text for text in texts), texts
+    sealed, elsewhere = t("en", "refusal-daily_sealed"), t("en", "refusal-other_chat")
+    assert texts == [sealed] * 2 + [elsewhere] * 2 + [sealed] * 2  # private, group, none
+    assert "daily deal" in sealed and "its player" in sealed
 
     ru = fake.user("Ива", language_code="ru")
     await harness.command(ru, fake.private(ru).id, "/start")

@@ -18,6 +18,7 @@ from tests.support.tables import (
     mover,
     moves,
     open_table,
+    play_out,
     pop_up,
 )
 
@@ -172,20 +173,15 @@ async def test_a_private_matchs_records_are_its_players_alone(harness: Harness) 
     for user in (ann, eve):
         await harness.command(user, fake.private(user).id, "/start")
     await duel_with_computer(harness, ann, "fifteen", "deals:1")
-    for _ in range(60):
-        if (await harness.kol.manager.get(1)).status != "running":
-            break
-        hand = fake.last_message(ann.id, containing="🃏")
-        assert hand is not None
-        data = moves(hand)
-        await harness.press(ann, hand, ([d for d in data if d.endswith(":stand")] or data)[0])
+    await play_out(harness, 1, {ann.id: ann})
     assert (await harness.kol.manager.get(1)).status == "finished"
 
     texts = await forged_everywhere(harness, eve, group, ["deal:1:0", "rec:1"])
     shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
     assert [c.chat_id for c in shown if c.chat_id != ann.id] == []
     assert fake.documents == []
-    assert texts == [t("en", "refusal-record_players_only")] * 6
+    own, elsewhere = t("en", "refusal-record_players_only"), t("en", "refusal-other_chat")
+    assert texts == [own] * 2 + [elsewhere] * 2 + [own] * 2  # private chat, group, none
     assert "📜" in t("ru", "refusal-record_players_only")
     assert await pop_up(harness, ann, fake.private(ann), None, "rec:1") == ""  # hers
     assert [d.chat_id for d in fake.documents] == [ann.id]
