@@ -402,13 +402,17 @@ class Presenter(Screens):
         return await self.delivery.send_now(chat_id, shown, thread)
 
     async def reply_ephemeral(
-        self, chat_id: int, user_id: int, shown: Screen, query_id: str
+        self, chat_id: int, user_id: int, shown: Screen, query_id: str,
+        thread: int | None = None,
     ) -> None:
         """A one-off ephemeral answer to a press in a group (after the group's screens),
-        not kept current; the Bot API's error if Telegram refuses it. Never from a
-        handler: from work it :meth:`background` ed."""
+        in forum topic ``thread`` (None: the topic it was asked in), not kept current;
+        the Bot API's error if Telegram refuses it. Never from a handler: from work it
+        :meth:`background` ed."""
+        if thread is None:
+            thread = asking_topic(chat_id)
         await self.delivery.post_ephemeral(
-            chat_id, user_id, shown, query_id, priority=REPLY, thread=asking_topic(chat_id)
+            chat_id, user_id, shown, query_id, priority=REPLY, thread=thread
         )
 
     async def ask(
@@ -423,10 +427,10 @@ class Presenter(Screens):
         """Delete a one-off message of ours (an answered question), in the background."""
         self.delivery.spawn(self.delivery.delete(chat_id, message_id))
 
-    def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> None:
+    def document(self, chat_id: int, filename: str, content: bytes, caption: str) -> bool:
         """Post a document (a match record) in the background (in a group, in the topic
-        it was asked for in)."""
-        self.delivery.send_document(chat_id, filename, content, caption)
+        it was asked for in); False if the same one is on its way there already."""
+        return self.delivery.send_document(chat_id, filename, content, caption)
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run work a handler must not wait for (a send, a search) in the background."""

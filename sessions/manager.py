@@ -395,9 +395,14 @@ class SessionManager:
         """The session's move log, oldest first."""
         return await self._queries.replay_log(session_id)
 
-    async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
-        """The session and its finished deals as played, rebuilt from seed and log."""
-        return await self._queries.deal_records(session_id)
+    async def deal_records(
+        self, session_id: int, viewer: int | None
+    ) -> tuple[Session, list[DealRecord]]:
+        """The session and its finished deals as played, rebuilt from seed and log, as
+        ``viewer`` may see them (None: nobody in particular): a private table's are its
+        players' alone (Refusal ``record_players_only``; a daily deal's, while its day
+        lasts, ``daily_sealed``)."""
+        return await self._queries.deal_records(session_id, viewer, self.clock())
 
     async def review_deal(
         self, session_id: int, deal_no: int, user_id: int

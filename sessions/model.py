@@ -171,6 +171,7 @@ RefusalCode = Literal[
     "too_many_tables", "topic_closed", "hints_off", "hint_busy", "takeback_off",
     "nothing_to_take_back", "daily_played", "review_players_only", "review_busy",
     "compare_not_daily", "compare_players_only", "compare_not_finished", "compare_busy",
+    "daily_sealed", "record_players_only",
     # raised by the bot's handlers
     "deal_not_finished", "other_chat",
 ]

@@ -10,9 +10,11 @@ from collections.abc import AsyncIterator
 
 from games import REGISTRY
 from games.record import DealRecord, deal_records
+from sessions.daily import revealed
 from sessions.model import Refusal, Session
 from sessions.replay import in_effect
 from sessions.repository import Repository
+from sessions.review import reviewing_seat
 from storage import MessageRef, MoveRecord, RatingRow, TallyRow
 from storage.ratings import LEADERBOARD_LIMIT
 
@@ -74,10 +76,21 @@ class Queries:
         await self.repo.load(session_id)
         return await self.repo.sessions.moves_of(session_id)
 
-    async def deal_records(self, session_id: int) -> tuple[Session, list[DealRecord]]:
+    async def deal_records(
+        self, session_id: int, viewer: int | None, now: float
+    ) -> tuple[Session, list[DealRecord]]:
         """The session and its finished deals as played, rebuilt from the stored seed
-        and move log; none before the deal, nothing of the deal in play."""
+        and move log; none before the deal, nothing of the deal in play. A group table's
+        are its group's; a private table's its players' alone (Refusal
+        ``record_players_only`` for any other ``viewer``) — a daily deal's with its own
+        refusal, ``daily_sealed``, while its day lasts, as everybody else still plays
+        those cards."""
         session = await self.repo.load(session_id)
+        player = viewer is not None and reviewing_seat(session, viewer) is not None
+        if not (player or revealed(session, now)):
+            raise Refusal("daily_sealed")
+        if not player and session.kind == "private":
+            raise Refusal("record_players_only")
         if session.seed is None or session.game is None:
             return session, []
         moves = in_effect(await self.repo.sessions.moves_of(session_id), lambda m: m.action)

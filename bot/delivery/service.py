@@ -366,13 +366,15 @@ class Delivery:
     def send_document(
         self, chat_id: int, filename: str, content: bytes, caption: str,
         thread: int | None = None,
-    ) -> None:
+    ) -> bool:
         """Post a document (a match record) in the background, in forum topic ``thread``
         (None: the asking one); PTB's ``send_document`` through the bot's rate limiter
-        like every call."""
+        like every call. Once per chat and file while one is on its way (False: this one
+        dropped): members pressing 📄 at once post it once."""
         if thread is None:
             thread = asking_topic(chat_id)
-        self.spawn(self._send_document(chat_id, filename, content, caption, thread))
+        posting = self._send_document(chat_id, filename, content, caption, thread)
+        return self.spawn_once(("document", chat_id, thread, filename, content), posting)
 
     async def _send_document(
         self, chat_id: int, filename: str, content: bytes, caption: str, thread: int

@@ -143,7 +143,9 @@ async def check_own_chat(kol: Koloda, update: Update, press: Press) -> None:
     """Refuse (``other_chat``) a press on a group table's button from a message in any
     other chat: a forwarded or copied lobby cannot seat, start or cancel anything. A
     group table's buttons live in its group, except those the presser is also sent in
-    her private chat (her hand, the settings menu); ephemeral messages carry no chat."""
+    her private chat (her hand, the settings menu); a private table's live in private
+    chats only (in a group, "📊 Show score" would post its chat's tally there for all
+    to read); ephemeral messages carry no chat."""
     session_id = press.session
     chat, user = update.effective_chat, update.effective_user
     if not session_id or chat is None or user is None:
@@ -151,7 +153,7 @@ async def check_own_chat(kol: Koloda, update: Update, press: Press) -> None:
     if chat.id == user.id and not getattr(press, "table_only", False):
         return  # her own private chat: no need to look the table up
     session = await kol.manager.get(session_id)
-    if session.kind == "group" and chat.id != session.chat_id:
+    if chat.id != session.chat_id and (session.kind == "group" or chat.id < 0):
         raise Refusal("other_chat")
 
 

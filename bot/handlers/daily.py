@@ -17,6 +17,7 @@ from bot.handlers.common import (
     is_private,
     refusal_text,
     reply,
+    user_lang,
 )
 from bot.handlers.lobby import find_game
 from bot.i18n import t
@@ -97,9 +98,12 @@ async def send_board(kol: Koloda, update: Update, game_text: str, lang: str) -> 
 
 
 async def on_daily_game(kol: Koloda, update: Update, press: DailyGame) -> str | None:
-    """A game picked from the /daily menu."""
+    """A game picked from the /daily menu; pressed on a menu forwarded to a group, a
+    pop-up saying where the daily deal is played."""
+    if not is_private(update):
+        return t(user_lang(), "daily-in-group")
     game_id = find_game(press.game)
-    if game_id is None or not is_private(update):
+    if game_id is None:
         raise Refusal("unknown_game", press.game)
     await play_daily(kol, update, game_id, chat_lang())
     return None

@@ -49,7 +49,7 @@ async def deal_screen(
     📜 Deal button shows it (also the Mini App's); ``Refusal`` if it is not finished.
     A ``viewer`` who played the deal gets the 📈 Review button under it, and beside it
     ⚖️ Compare once their daily play is over."""
-    session, records = await kol.manager.deal_records(session_id)
+    session, records = await kol.manager.deal_records(session_id, viewer)
     if not 0 <= deal_no < len(records):
         raise Refusal("deal_not_finished")
     seed = _seed(kol, session, session.status in ("finished", "cancelled"), lang)
@@ -77,12 +77,14 @@ async def on_deal(kol: Koloda, update: Update, press: DealButton) -> str | None:
 
 
 async def _post_deal(
-    kol: Koloda, query: CallbackQuery, chat_id: int, user_id: int, shown: Screen
+    kol: Koloda, query: CallbackQuery, chat_id: int, user_id: int, shown: Screen,
+    thread: int | None = None,
 ) -> None:
     """The deal record as an ephemeral message (in the background, after the group's
-    screens), else in the presser's private chat; the press answered once it is sent."""
+    screens; in forum topic ``thread``, None: the asking one), else in the presser's
+    private chat; the press answered once it is sent."""
     try:
-        await kol.presenter.reply_ephemeral(chat_id, user_id, shown, query.id)
+        await kol.presenter.reply_ephemeral(chat_id, user_id, shown, query.id, thread)
     except TelegramError as error:
         log.warning("ephemeral deal record not sent (%s); using the private chat", error)
         kol.presenter.reply(user_id, shown)
@@ -92,8 +94,9 @@ async def _post_deal(
 async def on_review(kol: Koloda, update: Update, press: ReviewButton) -> str | None:
     """📈 Review: the strong computer's look at the presser's own decisions in the deal."""
     lang = user_lang()
-    ticket = await kol.manager.review_deal(press.session, press.deal, current_user(update).id)
     session = await kol.manager.get(press.session)
+    # no await from the ticket on: a run reserved for the user is always started
+    ticket = await kol.manager.review_deal(press.session, press.deal, current_user(update).id)
     return _answer(kol, update, session, press.deal, ticket, "review",
                    lambda review: render_review(review, session.seats, lang))
 
@@ -102,8 +105,9 @@ async def on_compare(kol: Koloda, update: Update, press: CompareButton) -> str |
     """⚖️ Compare: the presser's daily deal beside the day's best other player's and the
     strong computer's choices."""
     lang = user_lang()
-    ticket = await kol.manager.compare_deal(press.session, press.deal, current_user(update).id)
     session = await kol.manager.get(press.session)
+    # no await from the ticket on: a run reserved for the user is always started
+    ticket = await kol.manager.compare_deal(press.session, press.deal, current_user(update).id)
     return _answer(kol, update, session, press.deal, ticket, "compare",
                    lambda comparison: render_compare(comparison, lang))
 
@@ -113,22 +117,26 @@ def _answer(
     job: Job, draw: Callable[[Answer], Screen],
 ) -> str | None:
     """Answer a press on 📈 Review or ⚖️ Compare (``job``, which names its texts) from
-    its ticket. A kept answer is shown at once; a new one runs in the computer players'
-    pool at low priority (the press is answered "started" at once) and is shown when
-    done — ephemeral in a group, in the private chat otherwise; a doubled press while
-    it runs starts nothing."""
+    its ticket. A kept answer is shown at once (in a group, once while it is on its way,
+    as 📜 Deal: each post spends one of the group's sends); a new one runs in the
+    computer players' pool at low priority (the press is answered "started" at once)
+    and is shown when done — ephemeral in a group, in the private chat otherwise; a
+    doubled press while it runs starts nothing."""
     query, user, chat = update.callback_query, current_user(update), update.effective_chat
     assert query is not None
     lang = user_lang()
     if ticket.running:
         return t(lang, f"{job}-running")
-    # a press on the ephemeral record carries no chat: the table's group it is
+    # a press on the ephemeral record carries no chat: the table's group and topic it is
     where = chat.id if chat is not None else session.chat_id
+    thread = None if chat is not None else session.thread
     group = where if where is not None and where < 0 else None
     if ticket.kept is not None:
         shown = draw(ticket.kept)
         if group is not None:
-            kol.presenter.background(_post_deal(kol, query, group, user.id, shown))
+            posting = _post_deal(kol, query, group, user.id, shown, thread)
+            if not kol.presenter.background_once((job, session.id, deal_no, user.id), posting):
+                return None  # pressed again while it is on its way
             return ""  # answered once it is sent
         kol.presenter.reply(user.id, shown)
         return None
@@ -146,7 +154,7 @@ def _answer(
             kol.presenter.reply(user.id, shown)
             return
         try:
-            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id)
+            await kol.presenter.reply_ephemeral(group, user.id, shown, query.id, thread)
         except TelegramError as error:
             log.warning("ephemeral %s not sent (%s); using the private chat", job, error)
             kol.presenter.reply(user.id, shown)
@@ -159,7 +167,7 @@ async def on_match_record(kol: Koloda, update: Update, press: MatchRecordButton)
     """📄 Match record: ``koloda-<game>-<date>.txt`` with every deal and the final
     scores, in the chat's language, sent where the button was pressed."""
     chat = update.effective_chat
-    session, records = await kol.manager.deal_records(press.session)
+    session, records = await kol.manager.deal_records(press.session, current_user(update).id)
     if session.status != "finished" or session.result is None:
         raise Refusal("not_finished")
     chat_id = chat.id if chat is not None else current_user(update).id

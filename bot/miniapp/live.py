@@ -32,9 +32,16 @@ log = logging.getLogger(__name__)
 
 #: Seconds between polls of the stored versions (a shared store only).
 POLL = 0.5
+#: Pages one user may have open at once in this process, over all tables: each holds
+#: a connection and a task, so one user opening thousands would starve everybody.
+PAGES_PER_USER = 8
 
 VersionOf = Callable[[int], Awaitable[int | None]]
 Closed = Callable[[int, int], Coroutine[Any, Any, None]]
+
+
+class TooManyPages(Exception):
+    """The user has as many pages open as one may (:data:`PAGES_PER_USER`)."""
 
 
 class Pages:
@@ -46,6 +53,7 @@ class Pages:
         version_of: VersionOf | None = None,
         poll: float = POLL,
         presence: Presence | None = None,
+        per_user: int = PAGES_PER_USER,
     ) -> None:
         #: where other workers commit too: the stored version of a session
         self._version_of = version_of
@@ -55,6 +63,9 @@ class Pages:
         self._waiters: dict[int, set[asyncio.Event]] = {}
         self._versions: dict[int, int] = {}
         self._open: Counter[tuple[int, int]] = Counter()
+        self._per_user = per_user
+        #: the pages each user has open, seated or watching, over all tables
+        self._pages_of: Counter[int] = Counter()
         self._owed: set[tuple[int, int]] = set()
         self._poller: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -89,13 +100,19 @@ class Pages:
     # ------------------------------------------------------------ the streams' side
 
     @contextlib.contextmanager
-    def watch(self, session_id: int, user_id: int | None) -> Iterator[asyncio.Event]:
-        """While in this block a page of ``session_id`` is open (for ``user_id``; None:
-        a spectator, who holds no hand): the event is set at each new version."""
+    def watch(
+        self, session_id: int, user_id: int, seated: bool = True
+    ) -> Iterator[asyncio.Event]:
+        """While in this block ``user_id`` has a page of ``session_id`` open (``seated``:
+        as a player, whose hand edits it may hold; else a spectator): the event is set at
+        each new version. :class:`TooManyPages` on entering, at the user's cap."""
+        if self._pages_of[user_id] >= self._per_user:
+            raise TooManyPages(f"user {user_id} has {self._per_user} pages open")
+        self._pages_of[user_id] += 1
         event = asyncio.Event()
         self._waiters.setdefault(session_id, set()).add(event)
-        key = (session_id, user_id or 0)
-        if user_id is not None:
+        key = (session_id, user_id)
+        if seated:
             self._open[key] += 1
             if self._presence is not None and self._open[key] == 1:
                 self._presence.opened(key)
@@ -109,7 +126,10 @@ class Pages:
                 if not waiting:
                     del self._waiters[session_id]
                     self._versions.pop(session_id, None)
-            if user_id is not None:
+            self._pages_of[user_id] -= 1
+            if self._pages_of[user_id] <= 0:
+                del self._pages_of[user_id]
+            if seated:
                 self._open[key] -= 1
                 if self._open[key] <= 0:
                     del self._open[key]

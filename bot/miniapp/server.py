@@ -41,8 +41,8 @@ from bot.handlers.common import refusal_text
 from bot.handlers.play import play_move
 from bot.handlers.records import deal_screen
 from bot.i18n import language_from_code, t
-from bot.miniapp.auth import AuthError, WebAppUser, validate
-from bot.miniapp.live import Pages
+from bot.miniapp.auth import MAX_AGE, AuthError, WebAppUser, validate
+from bot.miniapp.live import Pages, TooManyPages
 from bot.miniapp.payload import DEAL, seat_view
 from bot.numbers import ascii_number
 from bot.render.hints import hint_text
@@ -195,7 +195,7 @@ class MiniApp:
                 number = ascii_number(action.removeprefix(DEAL), 4)
                 if number is None:
                     raise Refusal("deal_not_finished")
-                _, shown = await deal_screen(kol, session.id, number, lang)
+                _, shown = await deal_screen(kol, session.id, number, lang, user.id)
                 return web.json_response({"ok": True, "text": plain(shown.text)})
             if action == "take-back":
                 outcome = await kol.manager.take_back(session.id, user.id)
@@ -220,7 +220,8 @@ class MiniApp:
         return web.json_response({"ok": True, "text": hint_text(action, lang)})
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the view now and at every committed version."""
+        """Server-sent events: the view now and at every committed version (429 past the
+        user's cap of open pages: ``PAGES_PER_USER``)."""
         user = self._user(request, request.query.get("auth", ""))
         lang = await self._language(user)
         session = await self._session(user, request.query.get("t"), lang)
@@ -231,34 +232,50 @@ class MiniApp:
                 "X-Accel-Buffering": "no",  # nginx: pass each event on at once
             }
         )
-        await response.prepare(request)
-        seat = session.seat_of(user.id)
+        seated = session.seat_of(user.id) is not None
+        try:
+            # counted before the first await, so pages opened at once cannot all slip in
+            with self.pages.watch(session.id, user.id, seated) as woken:
+                await response.prepare(request)
+                await self._follow(request, response, session, user, lang, woken)
+        except TooManyPages as error:
+            log.info("mini app stream refused: %s", error)
+            text = t(lang, "miniapp-too-many-pages")
+            raise _json_error(429, {"ok": False, "text": text}) from error
+        return response
+
+    async def _follow(
+        self, request: web.Request, response: web.StreamResponse, session: Session,
+        user: WebAppUser, lang: str, woken: asyncio.Event,
+    ) -> None:
+        """Write the view now and at every version ``woken`` tells of, until the page
+        closes or its initData is too old to be taken (the page asks again and is
+        refused: a leaked launch link stops working on an open page too)."""
         sent = -1
         quiet = 0.0
-        with self.pages.watch(session.id, user.id if seat is not None else None) as woken:
-            try:
-                await response.write(f"retry: {RETRY_MS}\n\n".encode())
-                while True:
-                    if session.version != sent:
-                        data = json.dumps(self._payload(session, user, lang), ensure_ascii=False)
-                        await response.write(f"event: view\ndata: {data}\n\n".encode())
-                        sent, quiet = session.version, 0.0
-                    try:
-                        async with asyncio.timeout(CHECK):
-                            await woken.wait()
-                        woken.clear()
-                        session = await self.kol.manager.get(session.id)
-                    except TimeoutError:
-                        quiet += CHECK
-                        transport = request.transport
-                        if transport is None or transport.is_closing():
-                            break
-                        if quiet >= HEARTBEAT:
-                            await response.write(b": ping\n\n")
-                            quiet = 0.0
-            except (ConnectionError, asyncio.CancelledError):
-                pass  # the page closed
-        return response
+        expires = user.auth_date + MAX_AGE
+        try:
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            while self.clock() < expires:
+                if session.version != sent:
+                    data = json.dumps(self._payload(session, user, lang), ensure_ascii=False)
+                    await response.write(f"event: view\ndata: {data}\n\n".encode())
+                    sent, quiet = session.version, 0.0
+                try:
+                    async with asyncio.timeout(CHECK):
+                        await woken.wait()
+                    woken.clear()
+                    session = await self.kol.manager.get(session.id)
+                except TimeoutError:
+                    quiet += CHECK
+                    transport = request.transport
+                    if transport is None or transport.is_closing():
+                        break
+                    if quiet >= HEARTBEAT:
+                        await response.write(b": ping\n\n")
+                        quiet = 0.0
+        except (ConnectionError, asyncio.CancelledError):
+            pass  # the page closed
 
 
 def _asked_language(request: web.Request) -> str:
@@ -273,6 +290,7 @@ def _refused(status: int, lang: str, refusal: Refusal) -> web.HTTPException:
 def _json_error(status: int, body: dict[str, Any]) -> web.HTTPException:
     kinds: dict[int, type[web.HTTPException]] = {
         400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound,
+        429: web.HTTPTooManyRequests,
     }
     return kinds[status](text=json.dumps(body, ensure_ascii=False),
                          content_type="application/json")

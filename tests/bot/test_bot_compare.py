@@ -140,7 +140,7 @@ async def test_compare_after_the_daily_deal(reviewing: tuple[Harness, Reviewing]
     assert computer.calls == decisions
     # no card Ann has not seen
     log = [(m.seat, m.action) for m in await harness.kol.manager.replay_log(sid)]
-    _, records = await harness.kol.manager.deal_records(sid)
+    _, records = await harness.kol.manager.deal_records(sid, ann.id)
     assert set(CARD.findall(text)) <= seen_by(session, records, log)
 
     # pressed again once done: the kept review, no new search (the same answer within

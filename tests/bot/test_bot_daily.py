@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 
 from bot.daily import DailyBoards
+from bot.i18n import t
 from bot.present import Presenter
 from games.verify import short_hash
 from sessions import Session, SessionManager
 from sessions.daily import DAY, day_of
 from storage import ResultRecord, SeatRecord
 from storage.records import SessionRecord
-from tests.support.fake_telegram import FakeTelegram
+from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
 from tests.support.helpers_sessions import FakeClock, FirstLegal
 from tests.support.posts import RecordedPosts, posted_once_by_two_workers
+from tests.support.tables import forged_everywhere, pop_up
 
 
 async def finish(
@@ -39,6 +41,17 @@ async def finish(
             if drawn is not None:
                 await drawn.on_outcome(outcome)
     raise AssertionError("the daily deal never ended")
+
+
+async def play_daily(harness: Harness, user: FakeUser, game: str) -> Session:
+    """``user`` starts the bot, plays today's deal of ``game`` to its end (as drawn)."""
+    chat = harness.fake.private(user).id
+    await harness.command(user, chat, "/start")
+    await harness.command(user, chat, f"/daily {game}")
+    (session,) = await harness.kol.manager.sessions_of_user(user.id)
+    await finish(harness.kol.manager, session, user.id, harness.kol.presenter)
+    await harness.settle()
+    return session
 
 
 async def make_member(manager: SessionManager, chat: int, *users: tuple[int, str]) -> None:
@@ -111,11 +124,7 @@ async def test_daily_top_in_a_group_lists_its_members(
     manager = harness.kol.manager
     await make_member(manager, group.id, (ann.id, "Ann"), (bob.id, "Bob"))
     for user in (ann, cy):
-        await harness.command(user, fake.private(user).id, "/start")
-        await harness.command(user, fake.private(user).id, "/daily king")
-        (session,) = await manager.sessions_of_user(user.id)
-        await finish(manager, session, user.id, harness.kol.presenter)
-    await harness.settle()
+        await play_daily(harness, user, "king")
     standing = fake.last_message(fake.private(ann).id, "Your score:")
     assert standing is not None and "In your groups: 1 of 1" in standing.text
 
@@ -133,6 +142,24 @@ async def test_daily_top_in_a_group_lists_its_members(
     assert everybody is not None and "Ann" in everybody.text and "Cy" in everybody.text
 
 
+
+async def test_the_daily_menu_forwarded_to_a_group_sends_its_pressers_to_the_private_chat(
+    harness: Harness, fake: FakeTelegram
+) -> None:
+    """Ann forwards her /daily menu to a group; Bob presses a game there. Nothing is
+    dealt in the group, and the pop-up says where the daily deal is played (not
+    "Unknown game"), in his language."""
+    ann, bob = fake.user("Ann"), fake.user("Боб", language_code="ru")
+    group = fake.group("Friends")
+    await harness.command(ann, fake.private(ann).id, "/start")
+    await harness.command(ann, fake.private(ann).id, "/daily")
+    menu = fake.last_message(fake.private(ann).id)
+    assert menu is not None
+    forwarded = fake.seed_message(group.id, menu.text, menu.reply_markup)
+    text = await pop_up(harness, bob, group, forwarded.message_id, "daily:0:king")
+    assert text == t("ru", "daily-in-group")
+    assert await harness.kol.manager.sessions_of_user(bob.id) == []
+
 async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
     ann = fake.user("Аня", language_code="ru")
     private = fake.private(ann).id
@@ -144,6 +171,35 @@ async def test_daily_in_russian(harness: Harness, fake: FakeTelegram) -> None:
     await harness.command(ann, private, "/daily мау-мау")
     start = fake.last_message(private, "Сдача дня")
     assert start is not None and "Хеш сида" in start.text
+
+
+async def test_a_daily_record_stays_with_its_player_while_the_day_lasts(
+    harness: Harness, fake: FakeTelegram
+) -> None:
+    """Session ids are small numbers: a stranger who forges 📜 Deal or 📄 Match record on
+    someone's finished daily deal must not see its hands (everyone else still plays
+    them today) — neither in a private chat nor in a group."""
+    ann, cy = fake.user("Ann"), fake.user("Cy")
+    group = fake.group("Friends")
+    await harness.command(cy, fake.private(cy).id, "/start")
+    session = await play_daily(harness, ann, "eleven")
+    texts = await forged_everywhere(
+        harness, cy, group, [f"deal:{session.id}:0", f"rec:{session.id}"])
+    shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
+    assert [c.chat_id for c in shown if c.chat_id != fake.private(ann).id] == []
+    assert not fake.calls_of("sendDocument")
+    sealed, elsewhere = t("en", "refusal-daily_sealed"), t("en", "refusal-other_chat")
+    assert texts == [sealed] * 2 + [elsewhere] * 2 + [sealed] * 2  # private, group, none
+    assert "daily deal" in sealed and "its player" in sealed
+
+    ru = fake.user("Ива", language_code="ru")
+    await harness.command(ru, fake.private(ru).id, "/start")
+    text = await pop_up(harness, ru, fake.private(ru), None, f"deal:{session.id}:0")
+    assert "сдач" in text and "день" in text
+
+    ann_sees = await pop_up(harness, ann, fake.private(ann), None, f"deal:{session.id}:0")
+    assert ann_sees == ""  # her own record she still gets
+    assert fake.last_message(fake.private(ann).id, "Hands") is not None
 
 
 # ---------------------------------------------------------------- closing the boards

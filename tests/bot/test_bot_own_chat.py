@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from tests.support.harness import Harness
-from tests.support.tables import open_table, pop_up
+from tests.support.tables import duel_with_computer, open_table, play_out, pop_up
 
 REFUSED = t("en", "refusal-other_chat")
 
@@ -37,3 +37,26 @@ async def test_a_lobby_copied_to_another_chat_changes_nothing(harness: Harness) 
     asked = fake.calls_of("getChatMember")
     assert asked and all(c.params["chat_id"] == table.group.id for c in asked)
 
+
+
+async def test_a_private_tables_buttons_pressed_in_a_group_post_nothing_there(
+    harness: Harness,
+) -> None:
+    """A private table's buttons live in private chats. Eve forges Ann's private
+    duel's "📊 Show score" in a group: Ann's private tally must not be posted there
+    for everyone to read (nor anything else of her table)."""
+    fake = harness.fake
+    ann, eve = fake.user("Ann"), fake.user("Eve")
+    group = fake.group("Crowd", admins=(eve,))
+    for user in (ann, eve):
+        await harness.command(user, fake.private(user).id, "/start")
+    await duel_with_computer(harness, ann, "fifteen", "deals:1")
+    await play_out(harness, 1, {ann.id: ann})
+    assert (await harness.kol.manager.get(1)).status == "finished"
+    await harness.command(eve, group.id, "/help")
+    message = fake.last_message(group.id)
+    assert message is not None
+    texts = [await pop_up(harness, eve, group, message.message_id, data)
+             for data in ("score:1", "again:1", "rec:1")]
+    assert [m.text for m in fake.chat_messages(group.id) if "Ann" in m.text] == []
+    assert texts == [REFUSED] * 3

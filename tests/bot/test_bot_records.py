@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 
+from bot.i18n import t
 from games.verify import short_hash
 from tests.support.harness import Harness
-from tests.support.tables import Table, finish_fifteen, labels, mover, moves, open_table, pop_up
+from tests.support.tables import (
+    Table,
+    duel_with_computer,
+    finish_fifteen,
+    forged_everywhere,
+    labels,
+    mover,
+    moves,
+    open_table,
+    play_out,
+    pop_up,
+)
 
 DATE = re.compile(r"^koloda-fifteen-\d{4}-\d{2}-\d{2}\.txt$")
 
@@ -127,3 +141,47 @@ async def test_a_russian_duel_has_its_records_in_the_private_chat(harness: Harne
     await harness.command(vera, fake.private(vera).id, "/history")
     history = fake.last_message(vera.id, containing="Последние законченные партии")
     assert history is not None and "Пятнадцать" in history.text
+
+
+async def test_match_record_hammered_in_a_group_is_posted_once(harness: Harness) -> None:
+    """📄 Match record posts a document the whole group sees, from the group's ~20
+    sends a minute: a member pressing it twenty times at once posts it once, not
+    twenty times; every press is answered."""
+    fake = harness.fake
+    table = await fifteen(harness, 1)
+    await finish_fifteen(harness, table)
+    held = fake.gates["sendDocument"] = asyncio.Event()  # the post is on its way
+    queries = [fake.push_press(table.bob, table.message, "📄 Match record") for _ in range(20)]
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_until(
+            lambda: all(fake.answer_of(q) is not None for q in queries), timeout=5.0)
+    held.set()
+    await harness.settle()
+    assert all(fake.answer_of(q) is not None for q in queries)
+    assert len(fake.documents) == 1
+    await harness.press(table.alice, table.message, "📄 Match record")  # asked again later
+    assert len(fake.documents) == 2
+
+
+async def test_a_private_matchs_records_are_its_players_alone(harness: Harness) -> None:
+    """Session ids are small numbers: a stranger who forges 📜 Deal or 📄 Match record
+    on someone's private match (against the computer or a friend) sees no hand of it,
+    neither in her own chat nor posted in a group."""
+    fake = harness.fake
+    ann, eve = fake.user("Ann"), fake.user("Eve")
+    group = fake.group("Crowd")
+    for user in (ann, eve):
+        await harness.command(user, fake.private(user).id, "/start")
+    await duel_with_computer(harness, ann, "fifteen", "deals:1")
+    await play_out(harness, 1, {ann.id: ann})
+    assert (await harness.kol.manager.get(1)).status == "finished"
+
+    texts = await forged_everywhere(harness, eve, group, ["deal:1:0", "rec:1"])
+    shown = [c for c in fake.calls if "Hands as dealt" in str(c.params)]
+    assert [c.chat_id for c in shown if c.chat_id != ann.id] == []
+    assert fake.documents == []
+    own, elsewhere = t("en", "refusal-record_players_only"), t("en", "refusal-other_chat")
+    assert texts == [own] * 2 + [elsewhere] * 2 + [own] * 2  # private chat, group, none
+    assert "📜" in t("ru", "refusal-record_players_only")
+    assert await pop_up(harness, ann, fake.private(ann), None, "rec:1") == ""  # hers
+    assert [d.chat_id for d in fake.documents] == [ann.id]

@@ -18,17 +18,20 @@ from telegram.error import BadRequest
 from bot.config import ConfigError, load_settings
 from bot.i18n import t
 from bot.miniapp.auth import MAX_AGE, AuthError, sign, validate
-from bot.miniapp.live import Pages
+from bot.miniapp.live import PAGES_PER_USER, Pages
+from bot.miniapp.server import CHECK, MiniApp
 from sessions import hand_purpose
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
 from tests.support.miniapp import (
+    PATH,
     PUBLIC_URL,
     PageClient,
     init_data,
     next_view,
     play_one,
+    serving,
     start_miniapp,
 )
 from tests.support.tables import mover, open_table
@@ -341,6 +344,73 @@ async def test_an_open_page_follows_every_move_and_holds_the_hand_edits(
     assert hand.edits > edits  # caught up once the page closed
     ref = await harness.kol.messages.stored(current.id, hand_purpose(seat))
     assert ref is not None and ref.shown >= ref.wanted
+
+
+async def test_one_user_cannot_hold_open_pages_without_end(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    """Every open page costs a connection and a task: a user who opens them in a loop
+    (a player or a spectator) is refused past the cap, in their language, while
+    everybody else's pages still open; a closed page frees its place."""
+    harness, base = mini
+    table = await open_table(harness)
+    link = (await harness.kol.manager.get(table.session_id)).link
+    eve = harness.fake.user("Ева", language_code="ru")
+    opened: list[aiohttp.ClientResponse] = []
+
+    async def open_page(user: FakeUser) -> aiohttp.ClientResponse:
+        data = init_data(user, harness.fake.token)
+        return await http.get(base + "api/stream", params={"t": link, "auth": data})
+
+    try:
+        for user in (table.alice, eve):  # a player and a spectator
+            for _ in range(PAGES_PER_USER):
+                opened.append(await open_page(user))
+                assert opened[-1].status == 200
+                await next_view(opened[-1].content)
+            more = await asyncio.gather(*(open_page(user) for _ in range(3)))
+            opened += more
+            assert [answer.status for answer in more] == [429] * 3
+            body = await more[0].json()
+            language = user.language_code
+            assert body == {"ok": False, "text": t(language, "miniapp-too-many-pages")}
+        bob = await open_page(table.bob)  # somebody else is not held back
+        opened.append(bob)
+        assert bob.status == 200
+        opened[0].close()  # Alice closes one page: she may open one more
+        for _ in range(100):
+            again = await open_page(table.alice)
+            opened.append(again)
+            if again.status == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert again.status == 200
+    finally:
+        for answer in opened:
+            answer.close()
+
+
+async def test_an_open_page_ends_when_its_launch_data_expires(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    """initData is taken for a day so that a leaked launch link stops working: a page
+    opened with it must not go on showing the hand after that day (the page then asks
+    again and is refused)."""
+    harness, _ = mini
+    table = await open_table(harness)
+    link = (await harness.kol.manager.get(table.session_id)).link
+    now = [time.time()]
+    async with serving(MiniApp(harness.app, PATH, clock=lambda: now[0])) as base:
+        data = init_data(table.alice, harness.fake.token, auth_date=now[0])
+        async with http.get(base + "api/stream", params={"t": link, "auth": data}) as answer:
+            first = await next_view(answer.content)
+            assert first["seat"] is not None and first["view"]["hand"]
+            now[0] += MAX_AGE + 1  # a day later, the page still open
+            async with asyncio.timeout(10 * CHECK):
+                rest = await answer.content.read()
+            assert b"event: view" not in rest  # ended, nothing more shown
+        async with http.get(base + "api/stream", params={"t": link, "auth": data}) as again:
+            assert again.status == 401
 
 
 async def test_a_commit_of_another_worker_is_seen_by_the_version_poll() -> None:

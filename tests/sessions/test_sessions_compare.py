@@ -90,7 +90,7 @@ async def play(
         session = await manager.get(session.id)
         if session.status != "running":
             return session
-        if deals is not None and len((await manager.deal_records(session.id))[1]) >= deals:
+        if deals is not None and len((await manager.deal_records(session.id, user))[1]) >= deals:
             return session
         seat = session.seat_of(user)
         if session.to_move == seat and seat is not None:
@@ -182,13 +182,13 @@ async def test_a_rivals_card_you_never_saw_stays_hidden_while_the_day_lasts(
     comparison = await compared(manager, ann, ANN)
     # what Ann may know: her record (every hand as dealt, the starter, every move) and
     # her own hand
-    hers = (await manager.deal_records(ann.id))[1][0]
+    hers = (await manager.deal_records(ann.id, ANN))[1][0]
     known = {c for hand in hers.hands for c in hand} | {hers.start["discard_top"]}
     known |= {c for turn in hers.turns for c in action_cards(turn.action, "rummy")}
     log = [(m.seat, m.action) for m in await manager.replay_log(ann.id)]
     for point in decision_points("rummy", 2, ann.options, SEED, log, 0, 0):
         known |= set(point.view["hand"])
-    his = (await manager.deal_records(bob.id))[1][0]
+    his = (await manager.deal_records(bob.id, BOB))[1][0]
     unseen = {c for turn in his.turns if turn.seat == 0
               for c in action_cards(turn.action, "rummy")} - known
     assert unseen  # the deal does what this test needs

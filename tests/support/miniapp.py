@@ -13,13 +13,17 @@ import asyncio
 import json
 import socket
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
+from aiohttp import web
 
 from bot.miniapp.auth import sign
+from bot.miniapp.server import MiniApp
 from sessions import Computer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness, start_harness
@@ -48,6 +52,22 @@ async def start_miniapp(
         **settings,
     )
     return harness, f"http://127.0.0.1:{port}{PATH}"
+
+
+@asynccontextmanager
+async def serving(page: MiniApp) -> AsyncIterator[str]:
+    """``page`` (a Mini App built by the test, e.g. on its own clock) served on a free
+    port of 127.0.0.1 while in the block; its local address."""
+    web_app = web.Application()
+    page.add_routes(web_app)
+    runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=0.5)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, host="127.0.0.1", port=port).start()
+    try:
+        yield f"http://127.0.0.1:{port}{PATH}"
+    finally:
+        await runner.cleanup()
 
 
 def init_data(

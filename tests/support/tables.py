@@ -74,6 +74,42 @@ async def pop_up(
     return str(answer.params.get("text") or "")
 
 
+async def duel_with_computer(
+    harness: Harness, user: FakeUser, game: str, option: str
+) -> StoredMessage:
+    """``user`` opens ``game`` in her private chat as the bot's first table (session
+    1), sets ``option`` (``name:value``) and deals against the easy computer; the
+    lobby message."""
+    fake = harness.fake
+    await harness.command(user, fake.private(user).id, f"/new {game}")
+    lobby = fake.last_message(user.id)
+    assert lobby is not None
+    await pop_up(harness, user, fake.private(user), lobby.message_id, f"opt:1:{option}")
+    await harness.press(user, lobby, "back:1")
+    await harness.press(user, lobby, "vs:1")
+    await harness.press(user, lobby, "comp:1:easy")
+    await harness.settle()
+    return lobby
+
+
+async def forged_everywhere(
+    harness: Harness, user: FakeUser, group: FakeChat, data: list[str]
+) -> list[str]:
+    """``user`` presses each of ``data`` (forged) on a message in her private chat, on
+    one in ``group`` (the bot's answer to her /help there) and on an ephemeral message
+    (no chat); the pop-ups."""
+    fake = harness.fake
+    await harness.command(user, group.id, "/help")
+    places = [(fake.private(user), fake.last_message(user.id)),
+              (group, fake.last_message(group.id)), (group, None)]
+    texts = []
+    for chat, message in places:
+        for forged in data:
+            texts.append(await pop_up(
+                harness, user, chat, message.message_id if message else None, forged))
+    return texts
+
+
 async def finish_fifteen(harness: Harness, table: Table) -> None:
     """Play a one-deal Fifteen table to the end."""
     for _ in range(60):

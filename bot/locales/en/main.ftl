@@ -408,6 +408,8 @@ history-title = 📜 The last finished matches in this chat:
 history-row = { $n }. { $game } · { $date } · 🏆 { $winners }
 history-empty = No finished matches in this chat yet.
 refusal-deal_not_finished = That deal is not finished yet.
+refusal-record_players_only = 📜 That match was played in private: its record is for its players only.
+refusal-daily_sealed = 🔒 That is someone else's daily deal: its record stays with its player until the day is over (UTC).
 cmd-history = Finished matches
 button-hint = 💡 Hint
 button-hints-on = 💡 Hints: on
@@ -459,6 +461,7 @@ miniapp-cancelled = This game was cancelled.
 miniapp-lobby = The game has not started yet.
 miniapp-theme = Theme
 miniapp-refused = Telegram could not confirm who you are: open the table again from the chat.
+miniapp-too-many-pages = You have too many card pages open: close some, then open this one again.
 
 # ---------------------------------------------------------------- the daily deal
 cmd-daily = Today's daily deal
