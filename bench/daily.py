@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import shutil
 import statistics
 import sys
 import tempfile
@@ -39,7 +38,7 @@ from storage import open_store  # noqa: E402
 from storage.postgres import PostgresStore  # noqa: E402
 from storage.sqlite import SqliteStore  # noqa: E402
 from storage.tables import TABLES, Table  # noqa: E402
-from tests.support.pg_server import start_server  # noqa: E402
+from tests.support.pg_server import throwaway_server  # noqa: E402
 
 DAY = 20_791
 GAME = "eleven"
@@ -144,19 +143,11 @@ async def measure(name: str, url: str, players: int, groups: int, runs: int) -> 
 async def on_both(prefix: str, measure_at: Callable[[str, str], Awaitable[None]]) -> None:
     """``measure_at(name, url)`` on an empty SQLite file, then on a throwaway PostgreSQL."""
     shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=shm if shm.is_dir() else None))
-    pg_folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-pg-", dir=folder.parent))
-    try:
-        await measure_at("SQLite", f"sqlite:///{folder / 'bench.sqlite3'}")
-        server, process = start_server(pg_folder)
-        try:
-            await measure_at("PostgreSQL", server.url())
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(pg_folder, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}-", dir=shm if shm.is_dir() else None
+                                     ) as folder:
+        await measure_at("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+    with throwaway_server(f"{prefix}-pg") as server:
+        await measure_at("PostgreSQL", server.url())
 
 
 async def main(args: argparse.Namespace) -> None:

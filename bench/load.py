@@ -34,7 +34,6 @@ import itertools
 import os
 import random
 import re
-import shutil
 import signal
 import sys
 import tempfile
@@ -1307,18 +1306,10 @@ def postgres(wanted: bool) -> Iterator[str | None]:
     if not wanted:
         yield None
         return
-    from tests.support.pg_server import start_server
+    from tests.support.pg_server import throwaway_server
 
-    # its own folder (as bench/cluster.py's): the server may run as another user
-    shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(prefix="koloda-load-pg-", dir=shm if shm.is_dir() else None))
-    server, process = start_server(folder)
-    try:
+    with throwaway_server("koloda-load-pg") as server:
         yield server.url()
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def loadavg() -> str:

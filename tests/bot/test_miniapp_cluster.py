@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -19,7 +18,13 @@ from storage import Store
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import Call, FakeTelegram, FakeUser
 from tests.support.harness import Harness
-from tests.support.miniapp import init_data, next_view, play_one, start_miniapp
+from tests.support.miniapp import (
+    init_data,
+    next_view,
+    play_one,
+    start_miniapp,
+    until,
+)
 from tests.support.tables import Table, open_table
 
 MOVES = 4
@@ -31,14 +36,6 @@ def sends(calls: list[Call], chat_id: int | None = None) -> list[Call]:
     """The calls that sent or edited a message (in ``chat_id``; None: anywhere)."""
     return [c for c in calls
             if c.ok and c.method in SENDS and chat_id in (None, c.chat_id)]
-
-
-async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 10.0) -> None:
-    """Wait until ``check()`` answers true."""
-    deadline = time.monotonic() + timeout
-    while not await check():
-        assert time.monotonic() < deadline, f"not {what} in {timeout} s"
-        await asyncio.sleep(0.05)
 
 
 async def open_page(

@@ -105,8 +105,9 @@ class Harness:
         return group, lobby
 
     async def stop(self) -> None:
-        """Stop polling and shut the bot down."""
-        await self.app.updater.stop()  # type: ignore[union-attr]
+        """Stop polling (unless stopped already) and shut the bot down."""
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
         await self.app.stop()
         await deliver_pending(self.app)
         await shutdown(self.app)

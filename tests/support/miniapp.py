@@ -13,7 +13,7 @@ import asyncio
 import json
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -156,3 +156,11 @@ async def play_one(harness: Harness, table: Table) -> None:
     outcome = await harness.kol.manager.act(session.id, first.id, version, action)
     await harness.kol.presenter.on_outcome(outcome)
     await harness.settle()
+
+
+async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``check()`` answers true (AssertionError after ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < deadline, f"not {what} in {timeout} s"
+        await asyncio.sleep(0.05)

@@ -21,6 +21,7 @@ tested.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import itertools
 import os
@@ -254,3 +255,21 @@ def start_server(folder: Path) -> tuple[PgServer, subprocess.Popen[bytes]]:
     if bindir is None:
         raise RuntimeError("no initdb/postgres found (install the dev extra)")
     return _start(bindir, folder)
+
+
+@contextlib.contextmanager
+def throwaway_server(prefix: str) -> Iterator[PgServer]:
+    """A throwaway server outside pytest (the benchmarks), in its own folder (in
+    /dev/shm where there is one: the server may run as another user), stopped and
+    removed at the end. RuntimeError if none can start."""
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=shm if shm.is_dir() else None))
+    try:
+        server, process = start_server(folder)
+        try:
+            yield server
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
