@@ -266,7 +266,7 @@ def bench_search(game_id: str, players: int, count: int = 6) -> list[float]:
 def bench_open_spiel_12(seconds: float) -> tuple[float, float] | None:
     """OpenSpiel's oh_hell, 4 players, 12 tricks: random deals/s from Python, clone µs."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
@@ -284,7 +284,7 @@ def bench_open_spiel_12(seconds: float) -> tuple[float, float] | None:
         if mid.is_terminal():
             mid = game.new_initial_state()
         mid.apply_action(rng.choice(mid.legal_actions()))
-    clone = per_call_us([mid], lambda s: s.clone(), min(0.2, seconds))  # type: ignore[arg-type]
+    clone = per_call_us([mid], lambda s: s.clone(), min(0.2, seconds))
     return rate, clone
 
 
