@@ -222,6 +222,7 @@ async def test_a_king_match_survives_faults_on_every_method(
         assert table.text == final.text and "🏆" in table.text
         for ref in await harness.kol.messages.of(1):
             if ref.purpose.startswith("hand:") and ref.message_id:
+                assert ref.chat_id is not None  # a hand is a private chat's message
                 shown = fake.messages[(ref.chat_id, ref.message_id)]
                 seat = int(ref.purpose.split(":")[1])
                 user_lang = await presenter.user_language(ref.chat_id)

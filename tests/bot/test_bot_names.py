@@ -95,10 +95,10 @@ async def test_seven_mischievous_names_play_a_whole_match(harness: Harness) -> N
 
     await harness.press(users[2], table, "📄 Match record")
     (document,) = fake.documents
-    record = document.content.decode()
+    transcript = document.content.decode()
     for user in users:
-        assert clean_name(user.first_name) in record
-    assert "\u202e" not in record and "\u200b" not in record
+        assert clean_name(user.first_name) in transcript
+    assert "\u202e" not in transcript and "\u200b" not in transcript
 
     cleaned = {clean_name(user.first_name) for user in users}
     for command in ("/top", "/history"):

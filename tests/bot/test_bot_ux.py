@@ -244,7 +244,8 @@ async def test_start_in_the_private_chat_posts_the_creators_running_hand(harness
     await harness.command(alice, fake.private(alice).id, "/start")
     session = await harness.kol.manager.get(1)
     hand = fake.last_message(alice.id, containing="🃏")
-    assert hand is not None and shows_current_hand(session, 0, hand), hand.text
+    assert hand is not None
+    assert shows_current_hand(session, 0, hand), hand.text
     assert fake.last_message(alice.id, containing=t("en", "welcome").split("\n")[0]) is not None
 
 
@@ -310,7 +311,8 @@ async def test_a_player_who_left_is_named_at_the_table_and_takes_the_seat_back(
     assert seat is not None and "🤖 for Bob" not in table.message.text
     assert "Bob" in table.message.text
     hand = fake.last_message(bob.id, containing="🃏")
-    assert hand is not None and shows_current_hand(session, seat, hand), hand.text
+    assert hand is not None
+    assert shows_current_hand(session, seat, hand), hand.text
 
 
 async def test_join_takes_back_the_seat_in_russian(harness: Harness) -> None:

@@ -42,14 +42,21 @@ def buttons_of(message: StoredMessage | None) -> list[str]:
     ]
 
 
+def version_of(data: str) -> int:
+    """The session version a move button's callback data carries."""
+    move = MOVE.match(data)
+    assert move is not None, data
+    return int(move[2])
+
+
 def next_press(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, StoredMessage, str]:
     """Whoever has move buttons in their private hand message, and the first button."""
     found = []
     for user in users:
         hand = fake.last_message(user.id, containing="🃏")
-        data = buttons_of(hand)
-        if hand is not None and data:
-            found.append((int(MOVE.match(data[0])[2]), user, hand, data[0]))  # type: ignore[index]
+        buttons = buttons_of(hand)
+        if hand is not None and buttons:
+            found.append((version_of(buttons[0]), user, hand, buttons[0]))
     assert found, [(fake.last_message(u.id) or StoredMessage(0, 0, "-", None)).text for u in users]
     found.sort(key=lambda f: f[0])
     _, user, hand, data = found[-1]
@@ -62,7 +69,7 @@ async def moved_on(fake: FakeTelegram, users: list[FakeUser], version: int) -> N
     def newer_buttons_or_over() -> bool:
         game_over = any("game over" in getattr(fake.last_message(u.id), "text", "") for u in users)
         return game_over or any(
-            int(MOVE.match(b)[2]) > version  # type: ignore[index]
+            version_of(b) > version
             for u in users
             for b in buttons_of(fake.last_message(u.id, containing="🃏"))
         )
