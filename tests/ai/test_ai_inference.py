@@ -268,7 +268,9 @@ def cards_in_place(deal: Callable[[int], Any], draw_for: Callable[[View], Any]) 
 
 def test_oh_hell_worlds_weighed_by_the_play_put_more_cards_where_they_are() -> None:
     def weighted(view: View) -> Any:
-        return world_sampler(view, True).fresh  # type: ignore[union-attr]
+        sampler = world_sampler(view, True)
+        assert isinstance(sampler, inference.Weighted)
+        return sampler.fresh
 
     by_play = cards_in_place(played_by_rule_of_thumb, weighted)
     with pytest.MonkeyPatch.context() as patch:

@@ -21,17 +21,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 from pathlib import Path
 
 import pytest
 
 from bot.delivery import Retries
+from tests.support.buttons import MOVE
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 METHODS = (
     "editMessageText",
     "answerCallbackQuery",

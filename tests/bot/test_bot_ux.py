@@ -10,9 +10,10 @@ from bot.render.common import cards
 from games import REGISTRY
 from games.cards import sort_hand
 from sessions import Player, Session
+from tests.support.buttons import action_of
 from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
-from tests.support.tables import MOVE, move_data, mover, open_table, pop_up
+from tests.support.tables import move_data, mover, open_table, pop_up
 
 
 def ephemerals_of(harness: Harness, chat_id: int, user: FakeUser) -> list[StoredMessage]:
@@ -26,7 +27,7 @@ def shows_current_hand(session: Session, seat: int, message: StoredMessage) -> b
     """The message lists the seat's cards and has a button per legal action."""
     view = session.view(seat)
     hand = sort_hand(view["hand"], view.get("trumps"))
-    actions = {MOVE.match(d)[3] for d in move_data(message)}  # type: ignore[index]
+    actions = {action_of(d) for d in move_data(message)}
     return t("en", "hand-line", cards=cards(hand, "en")) in message.text and actions == set(
         view["legal"]
     )

@@ -616,7 +616,8 @@ async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) 
         assert counting.writes == ["save_session"]
         assert outcome.session.status == "running"
         manager.store = counting._store
-        assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
+        invite = await manager.store.load_invite(code)
+        assert invite is not None and invite.used_by == 2
     finally:
         await manager.close()
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import sys
 from pathlib import Path
 
+from tests.support.buttons import MOVE, version_of
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
-
 
 async def start_bot(fake: FakeTelegram, database: Path) -> asyncio.subprocess.Process:
     """``python -m bot`` pointed at the fake server; returns once it polls."""
@@ -40,13 +37,6 @@ def buttons_of(message: StoredMessage | None) -> list[str]:
     return [
         b["callback_data"] for b in message.buttons() if MOVE.match(b.get("callback_data") or "")
     ]
-
-
-def version_of(data: str) -> int:
-    """The session version a move button's callback data carries."""
-    move = MOVE.match(data)
-    assert move is not None, data
-    return int(move[2])
 
 
 def next_press(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, StoredMessage, str]:
