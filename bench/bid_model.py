@@ -20,8 +20,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spiel_oh_hell import spiel_move
-
+from bench.spiel_oh_hell import spiel_move
 from games.ai import Budget, choose, inference
 from games.ai.oh_hell import likely_tricks
 from games.oh_hell import OhHell

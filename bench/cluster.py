@@ -97,6 +97,10 @@ class Budget:
     """Every paced call's time per chat, to find the busiest window afterwards."""
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the calls counted so far (the measured window starts)."""
         self.by_chat: dict[int, list[float]] = defaultdict(list)
         self.all: list[float] = []
         self.flooded = 0
@@ -204,7 +208,7 @@ async def run_setting(
         try:
             await asyncio.gather(*(table.open() for table in opened))
         except TimeoutError:
-            statuses = defaultdict(int)
+            statuses: defaultdict[int, int] = defaultdict(int)
             for _, _, status in fake.webhook_posts:
                 statuses[status] += 1
             print("webhook answers:", dict(statuses), "undelivered:", fake.undelivered())
@@ -214,7 +218,7 @@ async def run_setting(
             raise
         await asyncio.sleep(0.5)
         cpu0, wall0 = sum(p.cpu_seconds() for p in processes), time.perf_counter()
-        budget.__init__()  # count only the measured window
+        budget.reset()  # count only the measured window
         stats.recording = True
         await asyncio.gather(*(table.play(stats, wall0 + seconds) for table in opened))
         stats.recording = False

@@ -84,10 +84,9 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference import SCALES, reference_move
-from seer import seeing
-from spiel_oh_hell import spiel_move
-
+from bench.reference import SCALES, reference_move
+from bench.seer import seeing
+from bench.spiel_oh_hell import spiel_move
 from games import REGISTRY
 from games.ai import Budget, choose, dominance, endgame, inference, level_budget, pimc
 from games.base import Event, Game

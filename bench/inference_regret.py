@@ -44,10 +44,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from computer import agent, game_budgets, interval, start_game
-from inference_check import dealt
-from seer import true_state
-
+from bench.computer import agent, game_budgets, interval, start_game
+from bench.inference_check import dealt
+from bench.seer import true_state
 from games.ai import compact_king, compact_oh_hell, ismcts
 from games.ai.compact import INDEX, rewards
 from games.ai.oh_hell import likely_tricks_mask

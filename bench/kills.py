@@ -220,7 +220,9 @@ class Tagger:
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        server = site._server
+        assert isinstance(server, asyncio.Server)
+        port = server.sockets[0].getsockname()[1]
         self.client = ClientSession()
         self.url = f"http://127.0.0.1:{port}/bot"
 

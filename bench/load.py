@@ -1162,7 +1162,7 @@ async def run_abuse(
         work = [t.play_thinking(stop_at) for t in tables]
         work += [t.probe(stop_at) for t in tables[1:]]
         flooding = flood(tables[0], stop_at, 10.0, random.Random(seed)) if flooded else None
-        *_, updates = await asyncio.gather(*work, flooding or asyncio.sleep(0, 0))
+        _, updates = await asyncio.gather(asyncio.gather(*work), flooding or asyncio.sleep(0, 0))
         for recording in (budget, *(t.budget for t in tables)):
             recording.recording = False
         now = time.perf_counter()

@@ -213,7 +213,7 @@ def main() -> None:
         asyncio.run(measure(tracer, options.calls, options.cold))
     finally:
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
 
 
 if __name__ == "__main__":

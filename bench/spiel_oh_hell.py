@@ -85,7 +85,7 @@ def spiel_history(view: dict[str, Any], hands: list[list[str]]) -> list[int]:
 @functools.cache
 def spiel_game(players: int, size: int) -> Any:
     """OpenSpiel's ``oh_hell`` for ``players`` and deals of ``size`` cards."""
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 
     return pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": size})
 
@@ -100,7 +100,7 @@ def spiel_state(view: dict[str, Any], rng: random.Random) -> Any:
 
 
 def _bot_class() -> Any:
-    from open_spiel.python.algorithms import ismcts  # type: ignore[import-not-found]
+    from open_spiel.python.algorithms import ismcts
 
     class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         """``ISMCTSBot`` with a time budget: its own simulations until time is up."""

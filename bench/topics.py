@@ -30,6 +30,7 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
     sys.path[0] = str(ROOT)
 
 from bot.flood_limits import Limits  # noqa: E402
+from tests.support.buttons import MOVE  # noqa: E402
 from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import (  # noqa: E402
     MESSAGE_METHODS,
@@ -40,7 +41,6 @@ from tests.support.fake_telegram import (  # noqa: E402
     FloodLimits,
 )
 from tests.support.harness import Harness, start_harness  # noqa: E402
-from tests.support.tables import MOVE  # noqa: E402
 
 
 @dataclass

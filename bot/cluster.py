@@ -45,6 +45,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
+from typing import Generic, Protocol, TypeVar
 
 from bot.clock import Clock, LoopClock, sleep_unless
 from bot.delivery.leases import Newest, TurnHand
@@ -52,6 +54,7 @@ from bot.periodic import Periodic
 from bot.present import Presenter
 from bot.render.common import Screen
 from sessions import Refusal, SessionManager, ephemeral_purpose
+from storage import Beat, MessageRef
 from storage.outage import unavailable
 
 log = logging.getLogger(__name__)
@@ -111,13 +114,41 @@ class Pulse:
         return mark == self._forgotten and at < self._stored + self.silent
 
 
-class Cluster(Periodic):
+class Behind(Protocol):
+    """What the duties read of a session with a message behind: its id."""
+
+    @property
+    def id(self) -> int: ...
+
+
+S = TypeVar("S", bound=Behind)
+S_co = TypeVar("S_co", bound=Behind, covariant=True)
+S_contra = TypeVar("S_contra", bound=Behind, contravariant=True)
+
+
+class Duties(Protocol[S_co]):
+    """The session layer's side of the duties (a :class:`SessionManager`)."""
+
+    async def run_due_work(self) -> object: ...
+
+    async def beat(self, now: float, silent: float) -> Beat: ...
+
+    def behind(self) -> AsyncIterator[tuple[S_co, list[MessageRef]]]: ...
+
+
+class Redraws(Protocol[S_contra]):
+    """What draws a session's messages again (a :class:`Presenter`)."""
+
+    async def refresh(self, session: S_contra, *, only: set[str]) -> None: ...
+
+
+class Cluster(Periodic, Generic[S]):
     """The periodic cluster duties of one worker (started whenever the store is shared)."""
 
     def __init__(
         self,
-        manager: SessionManager,
-        presenter: Presenter,
+        manager: Duties[S],
+        presenter: Redraws[S],
         every: float = EVERY,
         stuck: float = STUCK,
         clock: Clock | None = None,

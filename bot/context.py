@@ -21,7 +21,7 @@ from bot.miniapp.live import Pages
 from bot.posts import Posts
 from bot.present import Presenter
 from bot.updates import KolodaBot
-from sessions import Computer, Messages, Preferences, SessionManager
+from sessions import Computer, Messages, Preferences, Session, SessionManager
 
 
 @dataclass
@@ -69,7 +69,7 @@ class BotData:
         self.defer = DEFER
         self.koloda: Koloda | None = None
         #: the cluster duties, on a shared store (bot.cluster)
-        self.cluster: Cluster | None = None
+        self.cluster: Cluster[Session] | None = None
         #: the looks for the posts due: daily boards closed, seasons ended (bot.posts)
         self.posts: Posts | None = None
         #: the Mini App's open pages, with MINIAPP_URL set (bot.miniapp)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from bot.clock import Clock, LoopClock
 from bot.periodic import Periodic
-from bot.present import Presenter
 from bot.render.common import Screen
 from sessions import SessionManager
 from storage.outage import unavailable
@@ -32,6 +32,17 @@ EVERY = 60.0
 Close = Callable[[], Awaitable[int]]
 
 
+class Poster(Protocol):
+    """What the posts need of the presenter (:class:`bot.present.Presenter`): the
+    languages, and a one-off message."""
+
+    async def chat_language(self, chat_id: int) -> str: ...
+
+    async def user_language(self, user_id: int) -> str: ...
+
+    def reply(self, chat_id: int, shown: Screen, thread: int | None = None) -> None: ...
+
+
 class PeriodPosts:
     """One kind of post a group gets once per period (a day, a month): what a subclass
     says is the period now, which groups wait for a post of an ended period, how one
@@ -40,7 +51,7 @@ class PeriodPosts:
     #: ended periods a look goes back over (a worker down at the turn still posts)
     back = 2
 
-    def __init__(self, manager: SessionManager, presenter: Presenter) -> None:
+    def __init__(self, manager: SessionManager, presenter: Poster) -> None:
         self.manager = manager
         self.presenter = presenter
         #: ended periods whose every post is taken (looked at no more)

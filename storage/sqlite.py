@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 import orjson
@@ -150,6 +150,6 @@ class SqliteStore(SqlStore):
         self.db = db
 
     @classmethod
-    async def open(cls, url: str) -> SqliteStore:
+    async def open(cls, url: str) -> Self:
         """Open (creating and migrating if needed) the file named by ``url``."""
         return cls(await Database.open(url))

@@ -23,6 +23,7 @@ from games.king import King, known_absent
 from games.king_contracts import contracts_for, deck_for
 from games.oh_hell import OhHell
 from games.two_ten_jack import TwoTenJack, _drawn_in_time, _fits, _voids
+from tests.support.moves import random_move, seat_to_move
 
 
 def play_phase(seed: int, deal_size: int) -> OhHell:
@@ -32,7 +33,7 @@ def play_phase(seed: int, deal_size: int) -> OhHell:
     game._deal(game.shuffled_deck())
     rng = random.Random(seed)
     while game.phase == "bid":
-        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        random_move(game, rng)
     return game
 
 
@@ -41,14 +42,14 @@ def test_the_compact_state_follows_the_engine_move_for_move(seed: int) -> None:
     rng = random.Random(seed)
     game = play_phase(seed, 1 + seed % 12)
     for _ in range(rng.randrange(0, 8)):  # start anywhere in the deal
-        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        random_move(game, rng)
         if game.phase != "play":
             return
     view = game.view(game.turn)
     state = compact_oh.from_view(view, game.hands)
     deal_no = game.deal_no
     while True:
-        seat = game.turn
+        seat = seat_to_move(game)
         assert state.to_move == seat
         legal = game.legal_actions(seat)
         assert sorted(NAMES[c] for c in state.legal_actions(seat)) == sorted(legal)
@@ -71,8 +72,8 @@ def test_sampled_worlds_keep_the_seats_hand_and_the_voids_it_saw(seed: int) -> N
     rng = random.Random(seed)
     game = play_phase(seed, 6)
     for _ in range(9):
-        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
-    seat = game.turn
+        random_move(game, rng)
+    seat = seat_to_move(game)
     view = game.view(seat)
     sampler = compact_oh.Sampler(view)
     tricks = [d["cards"] for d in view["history"]] + [view["trick"]]
@@ -123,7 +124,7 @@ def test_the_compact_state_bids_like_the_engine(seed: int) -> None:
     game._deal(game.shuffled_deck())
     state = compact_oh.from_view(game.view(game.turn), game.hands)
     while game.phase == "bid":
-        seat = game.turn
+        seat = seat_to_move(game)
         legal = game.legal_actions(seat)
         assert [f"bid:{a - compact_oh.BID}" for a in state.legal_actions(seat)] == legal
         bid = rng.choice(legal)
@@ -157,7 +158,7 @@ def play_side_by_side(
     """
     deal_no = game.deal_no
     while True:
-        seat = game.turn
+        seat = seat_to_move(game)
         assert state.to_move == seat
         legal = game.legal_actions(seat)
         actions = state.legal_actions(seat)
@@ -192,9 +193,7 @@ def random_moves(game: Game, rng: random.Random, count: int) -> None:
     """Up to ``count`` random moves, never past the deal."""
     deal_no = game.deal_no
     for _ in range(count):
-        seat = game.to_move
-        assert seat is not None
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        random_move(game, rng)
         if game.deal_no != deal_no or game.finished:
             raise AssertionError("the deal ended early")
 
@@ -253,7 +252,7 @@ def king_trick_deal(seed: int) -> King:
     game.deal_no = programme[seed % len(programme)]
     game._deal(game.shuffled_deck())
     if game.phase == "trump_choice":
-        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        random_move(game, rng)
     random_moves(game, rng, rng.randrange(0, 12))
     return game
 

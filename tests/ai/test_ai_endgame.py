@@ -14,6 +14,7 @@ from games.ai.ismcts import relative
 from games.base import Game
 from games.oh_hell import OhHell
 from games.two_ten_jack import TwoTenJack
+from tests.support.moves import random_move, seat_to_move
 
 
 def ending(seed: int, cards: int, size: int = 6) -> OhHell:
@@ -24,9 +25,8 @@ def ending(seed: int, cards: int, size: int = 6) -> OhHell:
     game.dealer = 3
     game._deal(game.shuffled_deck())
     rng = random.Random(seed)
-    while game.phase == "bid" or len(game.hands[game.to_move]) > cards:
-        seat = game.to_move
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    while game.phase == "bid" or len(game.hands[seat_to_move(game)]) > cards:
+        random_move(game, rng)
     return game
 
 
@@ -75,9 +75,8 @@ def two_ten_jack_ending(seed: int, cards: int, players: int) -> TwoTenJack:
     (the stock is gone by then: hands stay at six while it lasts)."""
     game = TwoTenJack.new(players, {"target": 500}, seed=seed, dealer=0)
     rng = random.Random(seed)
-    while len(game.hands[game.to_move]) > cards:
-        seat = game.to_move
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    while len(game.hands[seat_to_move(game)]) > cards:
+        random_move(game, rng)
     return game
 
 
@@ -135,7 +134,9 @@ def test_no_dominated_move_in_generated_endings(seed: int) -> None:
     seat = game.to_move
     assert seat is not None
     view = game.view(seat)
-    space = PLAYBOOKS["oh_hell"].compact(view)
+    to_space = PLAYBOOKS["oh_hell"].compact
+    assert to_space is not None
+    space = to_space(view)
     assert space is not None
     found = endgame.play_ending(
         space.sample,

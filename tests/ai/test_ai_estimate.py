@@ -47,7 +47,7 @@ class Twins(Gamble):
 def gamble_search(game_cls: type[Gamble], iterations: int) -> ismcts.Result:
     view = game_cls.new(2, seed=1, dealer=0).view(0)
 
-    def rewards(start: Gamble, end: Gamble, events: list[object]) -> list[float]:
+    def rewards(start: Gamble, end: Gamble, events: list[Event]) -> list[float]:
         gain = float(end.scores[0] - start.scores[0])
         return [gain, -gain]
 
@@ -56,7 +56,7 @@ def gamble_search(game_cls: type[Gamble], iterations: int) -> ismcts.Result:
         view,
         ["safe", "gamble"],
         random_rollout,
-        rewards,  # type: ignore[arg-type]
+        rewards,
         random.Random(1),
         iterations=iterations,
         stop_at=None,

@@ -45,6 +45,7 @@ from tests.support.inference_deals import (
     trump_deal,
     two_ten_jack_after_the_stock,
 )
+from tests.support.moves import first_move, seat_to_move
 
 
 def sampled_high_cards(game: OhHell, seat: int, infer: bool, worlds: int = 600) -> float:
@@ -267,7 +268,9 @@ def cards_in_place(deal: Callable[[int], Any], draw_for: Callable[[View], Any]) 
 
 def test_oh_hell_worlds_weighed_by_the_play_put_more_cards_where_they_are() -> None:
     def weighted(view: View) -> Any:
-        return world_sampler(view, True).fresh  # type: ignore[union-attr]
+        sampler = world_sampler(view, True)
+        assert isinstance(sampler, inference.Weighted)
+        return sampler.fresh
 
     by_play = cards_in_place(played_by_rule_of_thumb, weighted)
     with pytest.MonkeyPatch.context() as patch:
@@ -361,7 +364,7 @@ def test_eleven_weighs_only_the_opponents_lead_while_the_stock_lasts() -> None:
         (game.trick[0][0], INDEX[game.trick[0][1]])
     ]
     # leading, the seat has seen nothing since the last draw
-    game.apply(game.to_move, game.legal_actions(game.to_move)[0])
+    first_move(game)
     leader = game.to_move
     assert leader is not None and not game.trick
     assert ai_eleven.play_weight(game.view(leader)) is None
@@ -381,7 +384,7 @@ def test_an_eleven_opponent_who_led_no_master_is_dealt_fewer_masters() -> None:
     blind, inferred = [], []
     for seed in range(10):
         game = eleven_led_to(seed, low=True)
-        seat = game.to_move
+        seat = seat_to_move(game)
         view = game.view(seat)
         worlds = ai_eleven.search_worlds(view)
         assert isinstance(worlds, inference.Weighted)
@@ -430,7 +433,7 @@ def test_two_ten_jack_worlds_weighed_by_the_play_after_the_stock_put_more_cards_
     blind, inferred = [], []
     for seed in range(10):
         game = two_ten_jack_after_the_stock(seed)
-        seat = game.to_move
+        seat = seat_to_move(game)
         view = game.view(seat)
         truth = [mask_of(hand) for hand in game.hands]
         worlds = ai_ttj.search_worlds(view)
@@ -451,7 +454,7 @@ def test_a_weighed_stock_world_shows_the_seat_exactly_its_view(seed: int) -> Non
         (ducked(seed) or two_ten_jack_after_the_stock(seed), ai_ttj.search_worlds),
         (two_ten_jack_after_the_stock(seed), ai_ttj.search_worlds),
     ]:
-        seat = game.to_move
+        seat = seat_to_move(game)
         view = game.view(seat)
         worlds = search_worlds(view)
         assert isinstance(worlds, inference.Weighted)

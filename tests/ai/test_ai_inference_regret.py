@@ -6,25 +6,13 @@ better must get the higher value, whichever deal it is.
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from games.ai import compact_oh_hell
 from games.ai.compact import INDEX
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def regret_module() -> ModuleType:
-    """bench/inference_regret.py (the bench is scripts, not a package)."""
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    return importlib.import_module("inference_regret")
+from tests.support.bench import bench_module
 
 
 def last_to_play(second_card: str) -> Any:
@@ -61,7 +49,7 @@ def last_to_play(second_card: str) -> Any:
 def test_the_oracle_values_a_move_in_the_true_deal(
     second_card: str, better: str, worse: str, missed_by: list[int]
 ) -> None:
-    regret = regret_module()
+    regret = bench_module("inference_regret")
     truth = last_to_play(second_card)
     rollout = regret.rollout_of("oh_hell")
     value = {
@@ -85,4 +73,4 @@ def test_the_oracle_values_a_move_in_the_true_deal(
     ],
 )
 def test_decisions_are_told_apart_by_kind(view: dict[str, Any], kind: str) -> None:
-    assert regret_module().kind_of(view) == kind
+    assert bench_module("inference_regret").kind_of(view) == kind

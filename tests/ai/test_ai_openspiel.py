@@ -7,25 +7,13 @@ Koloda's deals in both engines side by side.
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from games.cards import make_deck
 from games.oh_hell import OhHell
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def spiel_module() -> ModuleType:
-    """bench/spiel_oh_hell.py (the bench is scripts, not a package)."""
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    return importlib.import_module("spiel_oh_hell")
+from tests.support.bench import bench_module
 
 
 def started(seed: int, size: int) -> OhHell:
@@ -38,7 +26,7 @@ def started(seed: int, size: int) -> OhHell:
 
 
 def test_cards_and_bids_map_one_to_one() -> None:
-    spiel = spiel_module()
+    spiel = bench_module("spiel_oh_hell")
     actions = [*make_deck(52), *(f"bid:{n}" for n in range(13))]
     images = [spiel.to_spiel(a) for a in actions]
     assert sorted(images) == list(range(52 + 13))
@@ -48,7 +36,7 @@ def test_cards_and_bids_map_one_to_one() -> None:
 
 
 def test_a_deal_replays_round_the_table_from_seat_0() -> None:
-    spiel = spiel_module()
+    spiel = bench_module("spiel_oh_hell")
     game = started(3, 2)
     view = game.view(game.to_move)
     history = spiel.spiel_history(view, game.hands)
@@ -62,7 +50,7 @@ def test_a_deal_replays_round_the_table_from_seat_0() -> None:
 
 def test_both_engines_offer_the_same_moves_and_scores() -> None:
     pytest.importorskip("pyspiel")
-    spiel = spiel_module()
+    spiel = bench_module("spiel_oh_hell")
     rng = random.Random(5)
     for seed in range(12):
         size = 1 + seed % 12
@@ -92,7 +80,7 @@ def test_both_engines_offer_the_same_moves_and_scores() -> None:
 
 def test_the_bot_moves_legally_in_its_time() -> None:
     pytest.importorskip("pyspiel")
-    spiel = spiel_module()
+    spiel = bench_module("spiel_oh_hell")
     game = started(7, 3)
     for _ in range(6):
         seat = game.to_move

@@ -8,7 +8,7 @@ from unittest import mock
 
 import pytest
 
-from games.ai import Budget, pimc
+from games.ai import Budget, ismcts, pimc
 from games.ai.compact import INDEX, NAMES, rewards
 from games.ai.compact_oh_hell import CompactOhHell, easy_rollout, from_view
 from games.ai.inference import Weighted
@@ -58,7 +58,8 @@ def pimc_card(world: CompactOhHell, fallback: str | None = None) -> str:
         stop_at=None,
         fallback=None if fallback is None else INDEX[fallback],
     )
-    return NAMES[found.action]
+    action: int = found.action
+    return NAMES[action]
 
 
 @pytest.mark.parametrize("fallback", [None, "KS", "QH"])
@@ -85,8 +86,8 @@ def test_the_budget_is_split_evenly_over_the_worlds() -> None:
     view = game.view(seat)
     space = compact_space(view)
     assert space is not None
-    searched: list[tuple[int, int | None]] = []
-    search_worlds = pimc.search_worlds
+    searched: list[tuple[int, int]] = []
+    search_worlds = ismcts.search_worlds
 
     def spy(sample: Any, *args: Any, **kwargs: Any) -> Result:
         first, second = sample(random.Random(0)), sample(random.Random(1))

@@ -20,6 +20,7 @@ from games.mau_mau import MauMau
 from games.oh_hell import OhHell
 from games.rummy import Rummy
 from games.two_ten_jack import TwoTenJack
+from tests.support.moves import first_move, seat_to_move
 
 
 def easy(game_id: str, view: dict[str, object]) -> str:
@@ -111,10 +112,10 @@ def test_oh_hell_counts_sure_winners_for_its_bid() -> None:
     assert likely_tricks(["2S", "3D", "4C"], "H", 4) == 0
     game = OhHell.new(3, seed=3, dealer=2)
     while game.deal_size < 3:
-        game.apply(game.turn, game.legal_actions(game.turn)[0])
+        first_move(game)
     assert game.trumps is not None
     trumps = game.trumps
-    game.hands[game.turn] = ["A" + trumps, "K" + trumps, "Q" + trumps]
+    game.hands[seat_to_move(game)] = ["A" + trumps, "K" + trumps, "Q" + trumps]
     assert game.phase == "bid"
     assert easy("oh_hell", game.view(game.turn)) == "bid:3"
 
@@ -122,10 +123,10 @@ def test_oh_hell_counts_sure_winners_for_its_bid() -> None:
 def test_oh_hell_ducks_once_the_bid_is_made() -> None:
     game = OhHell.new(3, seed=3, dealer=2)
     while game.deal_size < 2:
-        game.apply(game.turn, game.legal_actions(game.turn)[0])
+        first_move(game)
     for _ in range(3):
-        game.apply(game.turn, "bid:0")
-    seat = game.turn
+        game.apply(seat_to_move(game), "bid:0")
+    seat = seat_to_move(game)
     follower = (seat + 1) % 3
     game.hands[seat] = ["9C", "2D"]
     game.hands[follower] = ["AC", "5C"]
@@ -139,9 +140,9 @@ def test_oh_hell_ducks_once_the_bid_is_made() -> None:
 def test_king_sheds_a_queen_when_void_in_no_queens() -> None:
     game = King.new(4, seed=4, dealer=3, options={"swap_3_4": False})
     while game.contract != "no_queens":
-        seat = game.turn
+        seat = seat_to_move(game)
         game.apply(seat, choose("king", game.view(seat), "easy", 1))
-    leader = game.turn
+    leader = seat_to_move(game)
     follower = (leader + 1) % 4
     led = next(c for c in game.hands[leader] if c[1] != "S")
     void_suit = led[1]
@@ -251,6 +252,7 @@ def test_fifteen_exact_never_stands_when_a_draw_cannot_bust(seed: int) -> None:
         seat = game.to_move
         view = game.view(seat)
         decided = exact(view) if len(view["legal"]) == 2 else view["legal"][0]
+        assert decided is not None, view["legal"]
         if len(view["legal"]) == 2 and total(game.hands[seat]) <= 5:
             assert decided == "draw"
         game.apply(seat, decided if rng.random() < 0.8 else rng.choice(view["legal"]))

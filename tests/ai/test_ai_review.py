@@ -3,10 +3,10 @@ lists none, and a verdict depends on the seat's own view only."""
 
 from __future__ import annotations
 
-from games import REGISTRY
 from games.ai import Budget
-from games.ai.review import THRESHOLDS, decision_points, grade, review_decision
+from games.ai.review import THRESHOLDS, Grade, decision_points, grade, review_decision
 from games.cards import make_deck
+from games.oh_hell import OhHell
 
 GAME = "oh_hell"
 PLAYERS = 4
@@ -14,11 +14,16 @@ DEALER = 3  # seat 0 bids first and leads
 BUDGET = Budget(playouts=60)
 
 
+def dealt(deck: list[str]) -> OhHell:
+    """The match dealt from ``deck`` (a copy)."""
+    return OhHell.new(PLAYERS, {}, 0, dealer=DEALER, deck=list(deck))
+
+
 def stacked(seat_zero: str, trump: str, swap: bool = False) -> list[str]:
     """A deck whose first (one-card) deal gives seat 0 ``seat_zero`` and turns up
     ``trump``; ``swap`` exchanges seats 2 and 3's cards (hidden from seat 0)."""
     deck = make_deck(52)
-    probe = REGISTRY[GAME].new(PLAYERS, {}, 0, dealer=DEALER, deck=list(deck))
+    probe = dealt(deck)
     spots = {card: deck.index(card) for card in deck}
     where_zero = spots[probe.hands[0][0]]
     assert probe.trump_card is not None
@@ -27,17 +32,15 @@ def stacked(seat_zero: str, trump: str, swap: bool = False) -> list[str]:
         here = deck.index(card)
         deck[here], deck[place] = deck[place], deck[here]
     if swap:
-        two = deck.index(REGISTRY[GAME].new(PLAYERS, {}, 0, dealer=DEALER, deck=list(deck))
-                         .hands[2][0])
-        three = deck.index(REGISTRY[GAME].new(PLAYERS, {}, 0, dealer=DEALER, deck=list(deck))
-                           .hands[3][0])
+        hands = dealt(deck).hands
+        two, three = deck.index(hands[2][0]), deck.index(hands[3][0])
         deck[two], deck[three] = deck[three], deck[two]
     return deck
 
 
 def play_first_deal(deck: list[str], bid: str) -> list[tuple[int, str]]:
     """Seat 0 bids ``bid``; everyone else bids 0; the one card each is played."""
-    game = REGISTRY[GAME].new(PLAYERS, {}, 0, dealer=DEALER, deck=list(deck))
+    game = dealt(deck)
     moves: list[tuple[int, str]] = []
     while game.deal_no == 0:
         seat = game.to_move
@@ -49,12 +52,12 @@ def play_first_deal(deck: list[str], bid: str) -> list[tuple[int, str]]:
     return moves
 
 
-Found = list[tuple[str, str, float, str | None]]
+Found = list[tuple[str, str, float, Grade | None]]
 
 
 def review(deck: list[str], moves: list[tuple[int, str]]) -> Found:
     points = decision_points(GAME, PLAYERS, {}, 0, moves, 0, 0, dealer=DEALER, deck=list(deck))
-    found = []
+    found: Found = []
     for point in points:
         verdict = review_decision(GAME, point.view, point.chosen, 5, BUDGET)
         found.append((point.chosen, verdict.best, verdict.cost, grade(GAME, verdict)))
@@ -82,7 +85,7 @@ def test_a_perfect_deal_lists_no_mistake() -> None:
 def test_a_verdict_depends_only_on_what_the_seat_saw() -> None:
     deck = stacked("KH", "3D")  # a king off trumps: the others' cards decide
     other = stacked("KH", "3D", swap=True)
-    games = [REGISTRY[GAME].new(PLAYERS, {}, 0, dealer=DEALER, deck=list(d)) for d in (deck, other)]
+    games = [dealt(d) for d in (deck, other)]
     assert games[0].hands[2] != games[1].hands[2]  # the deals differ in hidden cards
     views = [
         decision_points(GAME, PLAYERS, {}, 0, play_first_deal(d, "bid:1"), 0, 0,

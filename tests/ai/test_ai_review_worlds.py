@@ -19,6 +19,8 @@ from games.ai.review import draw_worlds, review_decision
 from games.ai.search import world_sampler
 from games.base import Game, View
 from games.cards import SUITS
+from games.king import King
+from games.oh_hell import OhHell
 from tests.support.inference_deals import (
     bidding,
     ducked,
@@ -49,7 +51,11 @@ def test_the_review_deals_an_opponent_who_bid_0_fewer_high_cards() -> None:
     trump = SUITS.index(view["trumps"])
 
     def high(seat: int) -> Callable[[Game], int]:
-        return lambda world: high_cards(mask_of(world.hands[seat]), trump)  # type: ignore[attr-defined]
+        def count(world: Game) -> int:
+            assert isinstance(world, OhHell)
+            return high_cards(mask_of(world.hands[seat]), trump)
+
+        return count
 
     reviewed, blindly = draw_worlds("oh_hell", view), blind("oh_hell", view)
     # 400 worlds each: the standard error of either mean is about 0.05
@@ -64,7 +70,8 @@ def test_the_review_deals_the_opponent_who_named_trumps_more_of_them() -> None:
     hearts = SUIT_MASKS[SUITS.index("H")]
 
     def trumps(world: Game) -> int:
-        return (mask_of(world.hands[0]) & hearts).bit_count()  # type: ignore[attr-defined]
+        assert isinstance(world, King)
+        return (mask_of(world.hands[0]) & hearts).bit_count()
 
     reviewed, blindly = draw_worlds("king", view), blind("king", view)
     assert mean_over_worlds(reviewed, trumps) > mean_over_worlds(blindly, trumps) + 0.5

@@ -18,6 +18,7 @@ from games import REGISTRY
 from games.ai import Budget, ismcts
 from games.ai.compact import mask_of
 from games.base import Game, View
+from games.king import King
 from tests.support.bench import bench_module, played_to
 
 
@@ -68,12 +69,12 @@ def test_the_seers_engine_worlds_hold_the_true_hands() -> None:
     """King's trumps are named on the engine's worlds (``King.determinize``)."""
     seer = bench_module("seer")
     game = played_to("king", 10_006, "trump_choice")
+    assert isinstance(game, King)
     view = game.view(game.to_move)
-    hands = getattr(game, "hands")  # noqa: B009 - a King deal's hands
-    king = REGISTRY["king"]
-    assert any(king.determinize(view, random.Random(n)).hands != hands for n in range(4))
+    hands = game.hands
+    assert any(King.determinize(view, random.Random(n)).hands != hands for n in range(4))
     with seer.seeing("king", game, view):
-        worlds = [king.determinize(view, random.Random(n)) for n in range(4)]
+        worlds = [King.determinize(view, random.Random(n)) for n in range(4)]
     assert all(world.hands == hands for world in worlds)
     assert all(world.phase == "trump_choice" for world in worlds)
 

@@ -40,7 +40,6 @@ from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
 from tests.support.tables import button_for, move_actions
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 LANGS = ("en", "ru")
 # lines that summarise the previous deal: its cards are back in the deck
 SUMMARY_KEYS = ("showdown-won", "showdown-carried", "last-deal-out", "last-deal-rummy")
@@ -300,6 +299,13 @@ def random_views(game_id: str, seed: int, steps: int) -> list[dict[str, Any]]:
     return views
 
 
+def move_action(data: str) -> str:
+    """The action of a move button's data, decoded as the bot decodes it."""
+    press = unpack(data)
+    assert isinstance(press, Move), data
+    return press.action
+
+
 @pytest.mark.parametrize("game_id", list(TABLES))
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 10_000))
@@ -309,7 +315,7 @@ def test_every_legal_action_has_a_clear_button_in_both_languages(game_id: str, s
         for lang in LANGS:
             screen = render_hand(1, 7, view, seats, lang, table_text(view, seats, lang))
             assert len(screen.text) <= 4096 and "{" not in screen.text, screen.text
-            labels = {unpack(b.data).action: b.label for row in screen.rows for b in row if b.data}  # type: ignore[union-attr]
+            labels = {move_action(b.data): b.label for row in screen.rows for b in row if b.data}
             if len(view["legal"]) <= 80:  # Rummy keeps only its longest melds past that
                 assert set(labels) == set(view["legal"])
             for action, label in labels.items():

@@ -3,6 +3,7 @@ channel — are asked to come as a person: they would all be one shared player."
 
 from __future__ import annotations
 
+from tests.support.fake_telegram import FakeChat
 from tests.support.harness import Harness
 from tests.support.tables import open_table
 
@@ -15,9 +16,9 @@ async def test_anonymous_admins_and_channels_are_asked_to_play_as_themselves(
     group, sid = table.group, table.session_id
     news = fake.channel("News")
 
-    async def sent_as(sender_chat: object, text: str) -> list[str]:
+    async def sent_as(sender_chat: FakeChat | None, text: str) -> list[str]:
         before = len(fake.calls)
-        fake.push_message(table.bob, group, text, sender_chat=sender_chat)  # type: ignore[arg-type]
+        fake.push_message(table.bob, group, text, sender_chat=sender_chat)
         await harness.settle()
         return [c.params["text"] for c in fake.calls[before:] if c.method == "sendMessage"]
 

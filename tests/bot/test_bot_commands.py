@@ -11,8 +11,10 @@ async def test_help_in_both_languages(harness: Harness) -> None:
     pavel, jane = fake.user("Павел", "ru-RU"), fake.user("Jane", "en-GB")
     await harness.command(pavel, fake.private(pavel).id, "/help")
     await harness.command(jane, fake.private(jane).id, "/help")
-    assert "/score [игра] — счёт этого чата" in (fake.last_message(pavel.id) or "").text  # type: ignore[union-attr]
-    assert "/score [game] — this chat's score" in (fake.last_message(jane.id) or "").text  # type: ignore[union-attr]
+    russian, english = fake.last_message(pavel.id), fake.last_message(jane.id)
+    assert russian is not None and english is not None
+    assert "/score [игра] — счёт этого чата" in russian.text
+    assert "/score [game] — this chat's score" in english.text
 
 
 async def test_rules_show_the_tables_options(harness: Harness) -> None:

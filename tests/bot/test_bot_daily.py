@@ -209,7 +209,7 @@ GROUP, OTHER, QUIET = -1001, -1002, -1003
 
 
 def boards(manager: SessionManager, posts: RecordedPosts) -> DailyBoards:
-    return DailyBoards(manager, posts)  # type: ignore[arg-type]
+    return DailyBoards(manager, posts)
 
 
 async def a_day_played(manager: SessionManager) -> None:

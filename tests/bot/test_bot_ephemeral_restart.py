@@ -10,17 +10,15 @@ ephemeral hand by the next start: the store knows the ephemeral hand is behind.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from sessions import Messages, ephemeral_purpose, hand_purpose
 from sessions.manager import SessionManager
+from tests.support.buttons import version_of
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 from tests.support.tables import ephemeral_hand, moves
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 
 
 class FirstLegal:
@@ -74,7 +72,7 @@ async def test_a_restarted_bot_keeps_an_ephemeral_hand_current(
         table, version = await alice_to_move(harness, alice, bob, group)
         await harness.press(alice, table, "hand:1")
         shown = ephemeral_hand(fake, group.id, alice)
-        assert moves(shown) and all(MOVE.match(b)[2] == str(version)  # type: ignore[index]
+        assert moves(shown) and all(version_of(b) == version
                                     for b in moves(shown))
     finally:
         await harness.stop()
@@ -86,7 +84,7 @@ async def test_a_restarted_bot_keeps_an_ephemeral_hand_current(
         hand = ephemeral_hand(fake, group.id, alice)
         assert hand is shown  # the same message, edited: not a new one
         assert moves(hand), hand.text
-        assert all(MOVE.match(b)[2] == str(now) for b in moves(hand))  # type: ignore[index]
+        assert all(version_of(b) == now for b in moves(hand))
     finally:
         await harness.stop()
 
@@ -132,7 +130,7 @@ async def test_a_turn_whose_ephemeral_edit_died_with_its_worker_is_drawn_at_star
         hand = ephemeral_hand(fake, group.id, fake.users[mover])
         assert hand is shown[mover], ephemeral_purpose(seat)
         assert moves(hand) and all(
-            MOVE.match(b)[2] == str(now) for b in moves(hand)  # type: ignore[index]
+            version_of(b) == now for b in moves(hand)
         ), hand.text
     finally:
         await harness.stop()

@@ -21,17 +21,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 from pathlib import Path
 
 import pytest
 
 from bot.delivery import Retries
+from tests.support.buttons import MOVE
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness, start_harness
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 METHODS = (
     "editMessageText",
     "answerCallbackQuery",
@@ -222,6 +221,7 @@ async def test_a_king_match_survives_faults_on_every_method(
         assert table.text == final.text and "🏆" in table.text
         for ref in await harness.kol.messages.of(1):
             if ref.purpose.startswith("hand:") and ref.message_id:
+                assert ref.chat_id is not None  # a hand is a private chat's message
                 shown = fake.messages[(ref.chat_id, ref.message_id)]
                 seat = int(ref.purpose.split(":")[1])
                 user_lang = await presenter.user_language(ref.chat_id)

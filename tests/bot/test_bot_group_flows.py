@@ -8,9 +8,10 @@ import pytest
 
 from bot import delivery
 from bot.delivery import Retries
+from tests.support.buttons import version_of
 from tests.support.fake_telegram import NOT_MODIFIED, FakeUser
 from tests.support.harness import Harness
-from tests.support.tables import MOVE, Table, finish_fifteen, move_data, mover, open_table, pop_up
+from tests.support.tables import Table, finish_fifteen, move_data, mover, open_table, pop_up
 
 # ---------------------------------------------------------------- ephemeral hands
 
@@ -30,7 +31,7 @@ async def test_my_hand_is_an_ephemeral_message_with_move_buttons(harness: Harnes
     ephemeral = fake.chat_messages(table.group.id, ephemeral=True)
     assert len(ephemeral) == 1 and ephemeral[0].ephemeral_for == first.id
     buttons = move_data(ephemeral[0])
-    assert buttons and all(MOVE.match(b)[2] == str(version) for b in buttons)  # type: ignore[index]
+    assert buttons and all(version_of(b) == version for b in buttons)
     # a move pressed on the ephemeral message is played, and the message follows the game
     assert await pop_up(harness, first, table.group, ephemeral[0].message_id, buttons[0]) == ""
     session = await harness.kol.manager.get(table.session_id)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
+from tests.support.buttons import MOVE, version_of
 from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 
 
 def move_buttons(message: StoredMessage) -> list[str]:
@@ -82,7 +79,7 @@ async def test_king_two_humans_two_computers_to_the_end(harness: Harness) -> Non
         hand = private_hand(harness, users[player.user_id])
         buttons = move_buttons(hand)
         assert buttons, hand.text
-        assert all(MOVE.match(b)[2] == str(session.version) for b in buttons)  # type: ignore[index]
+        assert all(version_of(b) == session.version for b in buttons)
         answer = await harness.press(users[player.user_id], hand, buttons[0])
         assert answer.params.get("text") in (None, ""), answer.params
         await harness.settle()

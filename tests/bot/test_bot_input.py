@@ -96,7 +96,7 @@ def test_every_malformed_setting_is_one_line(name: str, value: str) -> None:
 
 
 SECRETS = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=4
+    st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), min_size=4
 )
 
 

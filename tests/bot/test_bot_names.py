@@ -10,9 +10,8 @@ Every screen — lobby, table, hands, 📜 Deal, result, 📄 Match record, /top
 
 from __future__ import annotations
 
-import re
-
 from bot.render.text import clean_name
+from tests.support.buttons import MOVE, version_of
 from tests.support.fake_telegram import MAX_TEXT, Call, FakeUser, parse_html, utf16_length
 from tests.support.harness import Harness
 
@@ -27,9 +26,6 @@ NAMES = [
     "\u2067عمر\u2069 &lt; \u2028" + "&" * 48,
 ]
 TEXT_METHODS = ("sendMessage", "editMessageText", "editEphemeralMessageText", "sendDocument")
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
-
-
 def refused(calls: list[Call]) -> list[tuple[str, str | None]]:
     """The bot's texts that the fake Bot API refused."""
     return [(c.method, c.error) for c in calls if c.method in TEXT_METHODS and not c.ok]
@@ -85,8 +81,10 @@ async def test_seven_mischievous_names_play_a_whole_match(harness: Harness) -> N
         mover = by_id[session.seats[session.to_move].user_id or 0]
         buttons = hand_buttons(harness, mover)
         assert buttons, "the player to move has no buttons"
-        assert all(MOVE.match(b)[2] == str(session.version) for b in buttons)  # type: ignore[index]
-        answer = await harness.press(mover, fake.last_message(mover.id, "🃏"), buttons[0])  # type: ignore[arg-type]
+        assert all(version_of(b) == session.version for b in buttons)
+        hand = fake.last_message(mover.id, "🃏")
+        assert hand is not None
+        answer = await harness.press(mover, hand, buttons[0])
         assert answer.params.get("text") in (None, ""), answer.params
         assert not refused(fake.calls)
     assert session.status == "finished" and deals_seen >= 1
@@ -95,10 +93,10 @@ async def test_seven_mischievous_names_play_a_whole_match(harness: Harness) -> N
 
     await harness.press(users[2], table, "📄 Match record")
     (document,) = fake.documents
-    record = document.content.decode()
+    transcript = document.content.decode()
     for user in users:
-        assert clean_name(user.first_name) in record
-    assert "\u202e" not in record and "\u200b" not in record
+        assert clean_name(user.first_name) in transcript
+    assert "\u202e" not in transcript and "\u200b" not in transcript
 
     cleaned = {clean_name(user.first_name) for user in users}
     for command in ("/top", "/history"):

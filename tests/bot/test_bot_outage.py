@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -70,9 +70,14 @@ async def _failed(harness: Harness, update_id: int, times: int) -> None:
             await asyncio.sleep(0.01)
 
 
+def to_chat(chat_id: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a call's parameters address ``chat_id``."""
+    return lambda params: params.get("chat_id") == chat_id
+
+
 def test_storage_outages_and_bugs_are_told_apart() -> None:
     locked_error = sqlite3.OperationalError("database is locked")
-    locked_error.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    locked_error.sqlite_errorcode = 5
     assert unavailable(locked_error)
     assert unavailable(ConnectionRefusedError(111, "Connection refused"))
     assert unavailable(ValueError("Connection closed"))
@@ -80,7 +85,7 @@ def test_storage_outages_and_bugs_are_told_apart() -> None:
     wrapped.__cause__ = locked_error
     assert unavailable(wrapped)
     syntax = sqlite3.OperationalError("near 'SELEC': syntax error")
-    syntax.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    syntax.sqlite_errorcode = 1
     assert not unavailable(syntax)
     assert not unavailable(KeyError(3)) and not unavailable(ValueError("bad literal"))
 
@@ -152,7 +157,7 @@ async def test_a_hand_telegram_refused_three_times_is_delivered_later(
     for user in (table.alice, table.bob):  # every private hand's first three sends fail
         fake.fail_next(
             "sendMessage", 500, "Internal Server Error", times=3,
-            when=lambda params, chat=user.id: params.get("chat_id") == chat,
+            when=to_chat(user.id),
         )
     await harness.press(table.alice, table.message, f"start:{table.session_id}")
     first, _, _ = await mover(harness, table)

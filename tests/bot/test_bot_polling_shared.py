@@ -23,7 +23,7 @@ async def test_a_poller_on_postgres_plays_the_computer_turn_another_process_left
         fake, db_dir / "unused.sqlite3", RandomComputer(), database_url=pg_database
     )
     stuck = Stuck()
-    dying = await SessionManager.open(pg_database, stuck, shared=True, lease=LEASE)  # type: ignore[arg-type]
+    dying = await SessionManager.open(pg_database, stuck, shared=True, lease=LEASE)
     try:
         group = fake.group("Left behind")
         lobby = await dying.create(group.id, "group", 1, "Ann", "eleven")

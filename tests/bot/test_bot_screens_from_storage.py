@@ -54,9 +54,9 @@ async def _into_second_deal(manager: SessionManager, game_id: str) -> Session:
         seat = session.to_move
         assert seat is not None and session.game is not None
         action = rng.choice(session.game.legal_actions(seat))
-        user = session.seats[seat].user_id
-        assert user is not None
-        session = (await manager.act(session.id, user, session.version, action)).session
+        mover = session.seats[seat].user_id
+        assert mover is not None
+        session = (await manager.act(session.id, mover, session.version, action)).session
     return session
 
 

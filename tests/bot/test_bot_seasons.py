@@ -191,7 +191,7 @@ async def test_top_season_and_score_season(harness: Harness, fake: FakeTelegram)
 
 
 def seasons(manager: SessionManager, posts: RecordedPosts) -> SeasonPosts:
-    return SeasonPosts(manager, posts)  # type: ignore[arg-type]
+    return SeasonPosts(manager, posts)
 
 
 async def a_month_played(manager: SessionManager) -> None:

@@ -44,9 +44,9 @@ async def test_taking_back_a_move_against_the_computer(harness: Harness) -> None
         assert log[-1].action.startswith("takeback:")
 
 
-def session_of(lobby: object) -> str:
+def session_of(lobby: StoredMessage) -> str:
     """The session id named by the lobby's buttons."""
-    for button in lobby.buttons():  # type: ignore[attr-defined]
+    for button in lobby.buttons():
         data = button.get("callback_data") or ""
         if data.startswith("vs:"):
             return data.split(":")[1]

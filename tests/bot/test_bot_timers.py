@@ -125,7 +125,7 @@ async def test_a_turn_that_runs_out_is_played_by_the_computer(
         for b in hand.buttons()
         if b.get("callback_data")
     )
-    assert len(after.game.view(seat)["hand"]) == 5  # type: ignore[union-attr]
+    assert after.game is not None and len(after.game.view(seat)["hand"]) == 5
 
 
 async def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer(

@@ -157,10 +157,10 @@ async def test_a_closed_topic_pauses_its_table_and_a_reopened_one_resumes_it(
     going = await harness.kol.manager.get(table.session_id)
     assert not going.paused
     assert fake.last_message(bob.id, containing="goes on") is not None
-    hand = fake.last_message(mover.id, containing="🃏")
-    assert hand is not None
-    assert await pop_up(harness, mover, fake.private(mover), hand.message_id,
-                        moves(hand)[0]) == ""
+    reopened = fake.last_message(mover.id, containing="🃏")
+    assert reopened is not None
+    assert await pop_up(harness, mover, fake.private(mover), reopened.message_id,
+                        moves(reopened)[0]) == ""
     assert (await harness.kol.manager.get(table.session_id)).version > going.version
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from typing import Any
 
 import pytest
 
@@ -204,9 +205,9 @@ async def test_a_press_whose_commit_is_pending_is_not_confirmed(
     store = harness.kol.manager.store
     save, held = store.save_session, asyncio.Event()
 
-    async def slow_save(*args: object, **kwargs: object) -> object:
+    async def slow_save(*args: Any, **kwargs: Any) -> None:  # save_session's, passed on
         await held.wait()  # the disk is slow: the commit has not happened yet
-        return await save(*args, **kwargs)  # type: ignore[arg-type]
+        await save(*args, **kwargs)
 
     monkeypatch.setattr(store, "save_session", slow_save)
     try:

@@ -10,9 +10,10 @@ from bot.render.common import cards
 from games import REGISTRY
 from games.cards import sort_hand
 from sessions import Player, Session
+from tests.support.buttons import action_of
 from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
-from tests.support.tables import MOVE, move_data, mover, open_table, pop_up
+from tests.support.tables import move_data, mover, open_table, pop_up
 
 
 def ephemerals_of(harness: Harness, chat_id: int, user: FakeUser) -> list[StoredMessage]:
@@ -26,7 +27,7 @@ def shows_current_hand(session: Session, seat: int, message: StoredMessage) -> b
     """The message lists the seat's cards and has a button per legal action."""
     view = session.view(seat)
     hand = sort_hand(view["hand"], view.get("trumps"))
-    actions = {MOVE.match(d)[3] for d in move_data(message)}  # type: ignore[index]
+    actions = {action_of(d) for d in move_data(message)}
     return t("en", "hand-line", cards=cards(hand, "en")) in message.text and actions == set(
         view["legal"]
     )
@@ -244,7 +245,8 @@ async def test_start_in_the_private_chat_posts_the_creators_running_hand(harness
     await harness.command(alice, fake.private(alice).id, "/start")
     session = await harness.kol.manager.get(1)
     hand = fake.last_message(alice.id, containing="🃏")
-    assert hand is not None and shows_current_hand(session, 0, hand), hand.text
+    assert hand is not None
+    assert shows_current_hand(session, 0, hand), hand.text
     assert fake.last_message(alice.id, containing=t("en", "welcome").split("\n")[0]) is not None
 
 
@@ -310,7 +312,8 @@ async def test_a_player_who_left_is_named_at_the_table_and_takes_the_seat_back(
     assert seat is not None and "🤖 for Bob" not in table.message.text
     assert "Bob" in table.message.text
     hand = fake.last_message(bob.id, containing="🃏")
-    assert hand is not None and shows_current_hand(session, seat, hand), hand.text
+    assert hand is not None
+    assert shows_current_hand(session, seat, hand), hand.text
 
 
 async def test_join_takes_back_the_seat_in_russian(harness: Harness) -> None:

@@ -214,6 +214,7 @@ async def test_an_ephemeral_hand_sent_by_one_worker_is_kept_current_by_another(
     await first.send_ephemeral(session, purpose, GROUP, ANN, screen("your cards v2"), 2)
     [ref] = await store.messages_of(session)
     assert (ref.purpose, ref.chat_id, ref.receiver, ref.shown) == (purpose, GROUP, ANN, 2)
+    assert ref.message_id is not None
     # the next move is committed at the other worker, which never saw that message
     second.show_ephemeral(session, purpose, screen("your cards v3"), 3)
     await asyncio.wait_for(second.flush(), 5)

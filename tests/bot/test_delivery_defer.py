@@ -14,7 +14,7 @@ from bot.delivery import DEFER, Delivery
 from bot.flood_limits import Limits, Pace
 from bot.limiter import DEMAND_SHORT, FloodLimiter
 from bot.queueing import NORMAL
-from bot.render.common import Button, screen
+from bot.render.common import Button, Screen, screen
 from sessions import TABLE, hand_purpose
 from tests.support.fake_clock import FakeClock, settled
 from tests.support.recording import RecordingBot, crowded, recording_delivery
@@ -24,7 +24,7 @@ GROUP = -7
 PLAYERS = [10, 11, 12, 13]
 
 
-def turn(text: str, version: int) -> object:
+def turn(text: str, version: int) -> Screen:
     """A hand screen with a move button (its owner's turn)."""
     return screen(text, [[Button("A♠", f"1:{version}:AS")]])
 

@@ -19,7 +19,7 @@ import collections
 import itertools
 import logging
 import random
-import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,9 @@ from telegram.error import Forbidden, RetryAfter
 from bot.delivery import DEFER
 from bot.flood_limits import Limits, Pace
 from bot.limiter import FloodLimiter
-from bot.render.common import screen
+from bot.render.common import Screen, screen
 from sessions import TABLE, hand_purpose
+from tests.support.buttons import MOVE
 from tests.support.computers import RandomComputer
 from tests.support.fake_clock import FakeClock
 from tests.support.fake_telegram import (
@@ -44,8 +45,6 @@ from tests.support.harness import Harness, start_harness
 from tests.support.recording import Sent, recording_delivery
 
 SCALE = 20.0  # three real seconds are one Telegram minute
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
-
 pytestmark = pytest.mark.slow
 
 
@@ -128,15 +127,17 @@ async def test_a_match_at_full_speed_under_flood_limits_loses_nothing(
         by_seat = await hands(harness)
         assert len(by_seat) == len(players)
         dealt = len(fake.calls)
+
+        def moved_past(last: int) -> Callable[[], bool]:
+            """Whether a hand holds buttons newer than version ``last``, or the match is over."""
+            return lambda: (
+                any(v > last for m in by_seat.values() for v, _ in move_buttons(m))
+                or "🏆" in table.text
+            )
+
         presses, answers, last = 0, [], -1
         while (await harness.kol.manager.get(1)).status == "running":
-            await fake.wait_until(
-                lambda last=last: (  # type: ignore[misc]
-                    any(v > last for m in by_seat.values() for v, _ in move_buttons(m))
-                    or "🏆" in table.text
-                ),
-                timeout=60,
-            )
+            await fake.wait_until(moved_past(last), timeout=60)
             if presses in (10, 30):  # Telegram says "too many requests" regardless of pacing
                 for method in ("editMessageText", "sendMessage"):
                     fake.fail_next(method, 429, "Too Many Requests: retry after 1", retry_after=1)
@@ -195,9 +196,9 @@ async def test_a_match_at_full_speed_under_flood_limits_loses_nothing(
         await fake.stop()
 
 
-def _buttons(screen: object) -> list[dict[str, str]]:
+def _buttons(screen: Screen) -> list[dict[str, str]]:
     """A screen's buttons as the fake server stores them."""
-    markup = screen.markup()  # type: ignore[attr-defined]
+    markup = screen.markup()
     if markup is None:
         return []
     return [

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from sessions import SessionManager
-from tests.support.bot_process import MOVE, buttons_of, moved_on, next_press, run_to_exit, start_bot
+from tests.support.bot_process import buttons_of, moved_on, next_press, run_to_exit, start_bot
+from tests.support.buttons import version_of
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.slow
 async def press_move(fake: FakeTelegram, users: list[FakeUser], chat: dict[int, FakeChat]) -> None:
     """Play the first legal card of whoever is to move; wait until the version moves on."""
     user, hand, data = next_press(fake, users)
-    version = int(MOVE.match(data)[2])  # type: ignore[index]
+    version = version_of(data)
     query = fake.push_callback(user, chat[user.id], hand.message_id, data)
     answer = await fake.answer(query, timeout=20)
     assert not answer.params.get("text"), answer.params
@@ -82,7 +83,7 @@ async def test_sigkill_mid_game_loses_nothing(fake: FakeTelegram, db_dir: Path) 
         )
         assert not answer.params.get("text"), answer.params
         presses += 1
-        await moved_on(fake, [alice, bob], int(MOVE.match(data)[2]))  # type: ignore[index]
+        await moved_on(fake, [alice, bob], version_of(data))
         for _ in range(200):
             if any("game over" in (fake.last_message(u.id) or hand).text for u in (alice, bob)):
                 break

@@ -20,7 +20,8 @@ import pytest
 
 from sessions import SessionManager
 from sessions.replay import replay
-from tests.support.bot_process import MOVE, buttons_of, moved_on, next_press
+from tests.support.bot_process import buttons_of, moved_on, next_press
+from tests.support.buttons import version_of
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, FloodLimits
 from tests.support.flood import HEADROOM
@@ -48,7 +49,7 @@ def worker(fake: FakeTelegram, database_url: str, log: Path) -> WebhookWorker:
 async def press_next(fake: FakeTelegram, users: list[FakeUser], chats: dict[int, FakeChat]) -> None:
     """Play the first legal card of the human who is to move; wait for the next turn."""
     user, hand, data = next_press(fake, users)
-    version = int(MOVE.match(data)[2])  # type: ignore[index]
+    version = version_of(data)
     query = fake.push_callback(user, chats[user.id], hand.message_id, data)
     answer = await fake.answer(query, timeout=30)
     assert not answer.params.get("text"), answer.params

@@ -292,7 +292,7 @@ def test_copy_state_copies_containers_around_values_marshal_cannot_carry() -> No
         pass
 
     marker = Marker()
-    state = {"hands": [["7S"], ["AH"]], "extra": marker}
+    state: dict[str, Any] = {"hands": [["7S"], ["AH"]], "extra": marker}
     copied = copy_state(state)
     assert copied == state and copied["extra"] is marker  # shared, as before
     copied["hands"][0].append("KD")

@@ -4,6 +4,7 @@ deals, the lottery, and a match that always sums to zero."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -531,7 +532,7 @@ def rules_penalty(
 
 def items_left(contract: str, cards: list[str]) -> bool:
     """True if ``cards`` still hold something a card-penalty contract punishes."""
-    punished = {
+    punished: dict[str, Callable[[str], bool]] = {
         "no_hearts": lambda c: c[1] == "H",
         "no_queens": lambda c: c[0] == "Q",
         "no_kings_jacks": lambda c: c[0] in "KJ",

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from games import REGISTRY
+from games.base import View
 from sessions import (
     INVITE_TTL,
     LOBBY_TTL,
@@ -238,7 +239,7 @@ async def test_a_computer_turn_pending_at_shutdown_resumes_on_open(tmp_path: Pat
     path = tmp_path / "r.sqlite3"
 
     class Stuck:
-        async def choose(self, game_id: str, view: dict, level: str, seed: int) -> str:
+        async def choose(self, game_id: str, view: View, level: str, seed: int) -> str:
             await asyncio.Event().wait()
             return ""
 
@@ -567,7 +568,7 @@ async def test_playing_the_computer_fills_and_deals_in_one_commit(tmp_path: Path
     try:
         lobby = await manager.create(1, "private", 1, "Ann", "king")
         counting = _CountingStore(manager.store)
-        manager.store = counting  # type: ignore[assignment]
+        manager.store = counting
         outcome = await manager.play_computer(lobby.id, 1, "easy")
         assert counting.writes == ["save_session"]
         assert outcome.session.status == "running"
@@ -610,12 +611,13 @@ async def test_an_accepted_invite_seats_and_deals_in_one_commit(tmp_path: Path) 
         lobby = await manager.create(1, "private", 1, "Ann", "eleven")
         code = await manager.create_invite(lobby.id, 1)
         counting = _CountingStore(manager.store)
-        manager.store = counting  # type: ignore[assignment]
+        manager.store = counting
         outcome = await manager.accept_invite(code, 2, "Bob")
         assert counting.writes == ["save_session"]
         assert outcome.session.status == "running"
         manager.store = counting._store
-        assert (await manager.store.load_invite(code)).used_by == 2  # type: ignore[union-attr]
+        invite = await manager.store.load_invite(code)
+        assert invite is not None and invite.used_by == 2
     finally:
         await manager.close()
 

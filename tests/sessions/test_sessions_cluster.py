@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from sessions import Refusal, Session, SessionManager
+from sessions import Computer, Refusal, Session, SessionManager
 from tests.support.helpers_sessions import FakeClock, FirstLegal, Stuck
 
 LEASE = 5.0
@@ -25,10 +25,10 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-async def worker(url: str, clock: FakeClock, computer: object = None) -> SessionManager:
+async def worker(url: str, clock: FakeClock, computer: Computer | None = None) -> SessionManager:
     """A worker's session layer on the shared database."""
     return await SessionManager.open(
-        url, computer or FirstLegal(), clock, shared=True, lease=LEASE  # type: ignore[arg-type]
+        url, computer or FirstLegal(), clock, shared=True, lease=LEASE
     )
 
 

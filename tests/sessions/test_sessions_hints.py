@@ -100,7 +100,10 @@ async def test_ten_presses_of_a_hint_are_one_search_and_one_hint_used(tmp_path: 
         await manager.idle()
         session = await manager.get(session.id)
         assert session.to_move == 0
-        strong = lambda: [c for c in computer.calls if c[1] == "strong"]  # noqa: E731
+
+        def strong() -> list[tuple[str, str, int]]:
+            return [c for c in computer.calls if c[1] == "strong"]
+
         pressed = [asyncio.create_task(manager.hint(session.id, 7)) for _ in range(10)]
         await asyncio.sleep(0)
         computer.go.set()

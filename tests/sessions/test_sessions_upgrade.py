@@ -17,7 +17,7 @@ import pytest
 from sessions.manager import SessionManager
 from sessions.months import month_of
 from sessions.ratings import rebuild
-from storage import open_store
+from storage import RatingRow, open_store
 from storage.ratings import RatingChange, StoredMatch
 from storage.sql import Sql
 from storage.store import SqlStore
@@ -35,7 +35,7 @@ def _filled(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.getMessage().startswith(FILLED)]
 
 
-async def _before_the_upgrade(url: str) -> list[object]:
+async def _before_the_upgrade(url: str) -> list[RatingRow]:
     """Two matches played and rated, then the seasons emptied as revision 0004 leaves
     them; the season board the matches made."""
     manager = await _open(url)
@@ -43,7 +43,7 @@ async def _before_the_upgrade(url: str) -> list[object]:
         for seed in range(2):
             session = await duel(manager, CHAT)
             await play_out(manager, session.id, seed)
-        board: list[object] = await manager.seasons.board(CHAT)
+        board = await manager.seasons.board(CHAT)
         assert isinstance(manager.store, SqlStore)
         await manager.store.backend.execute(Sql("DELETE FROM season_ratings"))
         assert await manager.seasons.board(CHAT) == []

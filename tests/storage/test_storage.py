@@ -8,6 +8,7 @@ import asyncio
 import random
 import sqlite3
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import aiosqlite
@@ -229,7 +230,7 @@ async def test_group_commit_isolates_a_failing_piece(tmp_path: Path) -> None:
             return user
 
         results = await asyncio.gather(
-            *(db.write(lambda tx, u=u: name(tx, u)) for u in (1, 2, 3)), return_exceptions=True
+            *(db.write(partial(name, user=u)) for u in (1, 2, 3)), return_exceptions=True
         )
         assert results[0] == 1 and results[2] == 3 and isinstance(results[1], LookupError)
         rows = await db.fetchall("SELECT id FROM users ORDER BY id")

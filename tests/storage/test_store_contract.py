@@ -248,7 +248,7 @@ async def test_moves_are_appended_and_found_by_version(store: Store) -> None:
 
 async def test_results_make_the_tally_in_its_order(store: Store) -> None:
     # (user, won, points) per match, every match one session in CHAT
-    matches = [
+    matches: list[list[tuple[int, bool, float]]] = [
         [(ANN, True, 5), (BOB, False, 10)],
         [(ANN, True, 1), (CY, False, 2.5)],
         [(BOB, True, 0), (DI, False, 3)],

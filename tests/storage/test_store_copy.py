@@ -36,8 +36,8 @@ def record(
     base = SessionRecord(
         id=0, chat_id=chat, kind=kind, game="eleven", status="lobby",
         creator=seats[0].user_id or 1,
-        options={"target": 5, 3: "three"}, timer=30, seed=None, version=1, moves=0, state=None,
-        deadline=None, result=None, created=T0, seats=seats,
+        options={"target": 5, "names": {3: "three"}}, timer=30, seed=None, version=1, moves=0,
+        state=None, deadline=None, result=None, created=T0, seats=seats,
     )
     return replace(base, **changes)  # type: ignore[arg-type]
 

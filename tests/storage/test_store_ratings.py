@@ -196,7 +196,8 @@ async def test_hints_setting_and_counts(store: Store) -> None:
     assert [await store.use_hint(record.id, 2) for _ in range(3)] == [1, 2, 3]
     assert await store.use_hint(record.id, 0) == 1
     assert await store.hint_uses(record.id) == {0: 1, 2: 3}
-    assert (await store.load_session(record.id)).version == 2  # type: ignore[union-attr]
+    loaded = await store.load_session(record.id)
+    assert loaded is not None and loaded.version == 2
     plain = await created(store, lobby(chat_id=-77))
     assert plain.hints is None
 

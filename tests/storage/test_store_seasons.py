@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from sessions.months import month_of, month_start
 from sessions.ratings import START, RatedMatch, rate, rated_match, rebuild
-from storage import OVERALL, ResultRecord, SeatRecord, Store
+from storage import OVERALL, RatingRow, ResultRecord, SeatRecord, Store
 from storage.sql import Sql
 from storage.store import SqlStore
 from tests.support.store_records import ANN, BOB, CHAT, created, lobby
@@ -112,7 +112,7 @@ async def test_rerate_rebuilds_the_seasons(store: Store) -> None:
     await finish(store, END_OF - 1, [0, 0, 5], [2], chat_id=OTHER)
     await finish(store, END_OF + 5, [1, 0, 5], [2])
 
-    async def seasons() -> list[object]:
+    async def seasons() -> list[list[RatingRow]]:
         return [await store.season_leaderboard(month, scope)
                 for month in (OCTOBER, OCTOBER + 1) for scope in (CHAT, OTHER, OVERALL)]
 

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import importlib
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from games.base import Game
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from tests.support.moves import random_move
 
 
 def bench_module(name: str) -> ModuleType:
-    """A bench script as a module (the bench is scripts, not a package; appended to
-    the path, so that bench/games.py does not hide the ``games`` package)."""
-    if str(BENCH) not in sys.path:
-        sys.path.append(str(BENCH))
-    return importlib.import_module(name)
+    """A bench script as a module: ``bench.<name>``, as the scripts import each other
+    (``bench`` a namespace package, so that bench/games.py does not hide ``games``)."""
+    return importlib.import_module(f"bench.{name}")
 
 
 def played_to(game_id: str, seed: int, phase: str, moves: int = 0) -> Game:
@@ -29,7 +24,5 @@ def played_to(game_id: str, seed: int, phase: str, moves: int = 0) -> Game:
     while getattr(game, "phase") != phase or moves > 0:  # noqa: B009 - a trick game's phase
         if getattr(game, "phase") == phase:  # noqa: B009
             moves -= 1
-        seat = game.to_move
-        assert seat is not None
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+        random_move(game, rng)
     return game

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import sys
 from pathlib import Path
 
+from tests.support.buttons import MOVE, version_of
 from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
 
 ROOT = Path(__file__).resolve().parents[2]
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
-
 
 async def start_bot(fake: FakeTelegram, database: Path) -> asyncio.subprocess.Process:
     """``python -m bot`` pointed at the fake server; returns once it polls."""
@@ -47,9 +44,9 @@ def next_press(fake: FakeTelegram, users: list[FakeUser]) -> tuple[FakeUser, Sto
     found = []
     for user in users:
         hand = fake.last_message(user.id, containing="🃏")
-        data = buttons_of(hand)
-        if hand is not None and data:
-            found.append((int(MOVE.match(data[0])[2]), user, hand, data[0]))  # type: ignore[index]
+        buttons = buttons_of(hand)
+        if hand is not None and buttons:
+            found.append((version_of(buttons[0]), user, hand, buttons[0]))
     assert found, [(fake.last_message(u.id) or StoredMessage(0, 0, "-", None)).text for u in users]
     found.sort(key=lambda f: f[0])
     _, user, hand, data = found[-1]
@@ -62,7 +59,7 @@ async def moved_on(fake: FakeTelegram, users: list[FakeUser], version: int) -> N
     def newer_buttons_or_over() -> bool:
         game_over = any("game over" in getattr(fake.last_message(u.id), "text", "") for u in users)
         return game_over or any(
-            int(MOVE.match(b)[2]) > version  # type: ignore[index]
+            version_of(b) > version
             for u in users
             for b in buttons_of(fake.last_message(u.id, containing="🃏"))
         )

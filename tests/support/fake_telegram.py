@@ -374,8 +374,8 @@ class FakeTelegram:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        assert isinstance(server, asyncio.Server)
+        self.port = server.sockets[0].getsockname()[1]
         return self.api_url
 
     async def stop(self) -> None:
@@ -1031,7 +1031,7 @@ class FakeTelegram:
         if chat_id > 0 and chat_id not in self.started:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         upload = params.get("document")
-        if not hasattr(upload, "file"):
+        if not isinstance(upload, web.FileField):
             raise _ApiError(400, "Bad Request: there is no document in the request")
         caption = str(params.get("caption", ""))
         if caption and utf16_length(_visible(caption, params.get("parse_mode"))) > MAX_CAPTION:

@@ -13,6 +13,7 @@ from games.eleven import Eleven
 from games.king import King
 from games.oh_hell import OhHell
 from games.two_ten_jack import TwoTenJack
+from tests.support.moves import seat_to_move
 
 
 def bidding(seed: int, bids: list[int], size: int = 6) -> OhHell:
@@ -50,8 +51,8 @@ def played_by_rule_of_thumb(seed: int, size: int = 8, left: int = 4) -> OhHell:
     game.dealer = 3
     game._deal(game.shuffled_deck())
     moves = 0
-    while game.phase == "bid" or len(game.hands[game.to_move]) > left:
-        seat = game.to_move
+    while game.phase == "bid" or len(game.hands[seat_to_move(game)]) > left:
+        seat = seat_to_move(game)
         game.apply(seat, choose("oh_hell", game.view(seat), "easy", moves))
         moves += 1
     return game
@@ -62,8 +63,8 @@ def king_played_by_rule_of_thumb(seed: int, tricks: int = 4) -> King:
     and the seat to move has a choice."""
     game = King.new(4, seed=seed, dealer=0)
     moves = 0
-    while len(game.history) < tricks or len(game.legal_actions(game.to_move)) < 2:
-        seat = game.to_move
+    while len(game.history) < tricks or len(game.legal_actions(seat_to_move(game))) < 2:
+        seat = seat_to_move(game)
         game.apply(seat, choose("king", game.view(seat), "easy", moves))
         moves += 1
     return game
@@ -76,7 +77,7 @@ def eleven_led_to(seed: int, low: bool = True) -> Eleven:
     game = Eleven.new(2, seed=seed, dealer=1)
     moves = 0
     while True:
-        seat = game.to_move
+        seat = seat_to_move(game)
         if game.trick and game.stock and _is_master(game, game.trick[0][1]) != low:
             return game
         game.apply(seat, choose("eleven", game.view(seat), "easy", moves))
@@ -104,7 +105,7 @@ def ducked(seed: int) -> TwoTenJack | None:
             (_, lead), (_, follow) = trick
             if follow[1] == lead[1] and INDEX[follow] < INDEX[lead]:
                 return game
-        seat = game.to_move
+        seat = seat_to_move(game)
         game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))
     return None
 
@@ -114,7 +115,7 @@ def two_ten_jack_after_the_stock(seed: int) -> TwoTenJack:
     to move holds 3 cards or fewer and follows."""
     game = TwoTenJack.new(4, seed=seed, dealer=0)
     for moves in itertools.count():
-        seat = game.to_move
+        seat = seat_to_move(game)
         if not game.stock and len(game.hands[seat]) <= 3 and game.trick:
             return game
         game.apply(seat, choose("two_ten_jack", game.view(seat), "easy", moves))

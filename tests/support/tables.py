@@ -6,13 +6,11 @@ a duel played out to the end (``play_out``); the labels and data of buttons.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from tests.support.buttons import MOVE
 from tests.support.fake_telegram import FakeChat, FakeTelegram, FakeUser, StoredMessage
 from tests.support.harness import Harness
-
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 
 
 @dataclass
