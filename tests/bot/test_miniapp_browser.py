@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,14 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.i18n import t
 from bot.miniapp.auth import MAX_AGE
+from bot.miniapp.pace import Pace
 from games.cards import display
 from sessions import Session
 from tests.support.browser import Opened, artifacts, browser, open_page
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
-from tests.support.miniapp import DARK, LIGHT, init_data, launch_url, start_miniapp
+from tests.support.miniapp import DARK, LIGHT, init_data, launch_url, start_miniapp, until
 from tests.support.tables import Table, labels, mover, open_table
 
 __all__ = ["browser"]  # the session's browser is a fixture of this module
@@ -45,8 +47,11 @@ async def mini(db_dir: Path) -> AsyncIterator[tuple[Harness, str]]:
     await fake.start()
     harness, base = await start_miniapp(fake, db_dir / "koloda.sqlite3", RandomComputer())
     yield harness, base
+    pace = harness.app.bot_data.pace
     await harness.stop()
     await fake.stop()
+    # a real page's use, whatever the test did with it, never meets the API's pace
+    assert pace is not None and pace.refused == 0, f"{pace.refused} requests refused 429"
 
 
 async def page_of(browser: Browser, harness: Harness, base: str, user: FakeUser,
@@ -68,6 +73,30 @@ async def hand_shown(page: Page, session: Session, seat: int) -> list[str]:
         "nodes => nodes.map(n => n.dataset.card)"
     )
     return codes
+
+
+@dataclass
+class Turn:
+    """A new table, and the page of its player to move, their hand drawn."""
+
+    table: Table
+    player: FakeUser
+    version: int
+    session: Session
+    seat: int
+    opened: Opened
+
+
+async def turn_page(browser: Browser, harness: Harness, base: str) -> Turn:
+    """A new table, and its player to move's page open, the hand drawn."""
+    table = await open_table(harness)
+    player, _, version = await mover(harness, table)
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(player.id)
+    assert seat is not None
+    opened = await page_of(browser, harness, base, player, session)
+    await hand_shown(opened.page, session, seat)
+    return Turn(table, player, version, session, seat, opened)
 
 
 async def test_the_page_draws_the_hand_as_pictures(
@@ -103,15 +132,11 @@ async def test_a_tap_on_a_legal_card_moves_the_page_and_the_group_table(
     browser: Browser, mini: tuple[Harness, str]
 ) -> None:
     harness, base = mini
-    table = await open_table(harness)
-    first, _, version = await mover(harness, table)
-    session = await harness.kol.manager.get(table.session_id)
-    seat = session.seat_of(first.id)
-    assert seat is not None
-    opened = await page_of(browser, harness, base, first, session)
+    turn = await turn_page(browser, harness, base)
+    table, session, seat, version, opened = (turn.table, turn.session, turn.seat,
+                                             turn.version, turn.opened)
     try:
         page = opened.page
-        await hand_shown(page, session, seat)
         await expect(page.locator("#status")).to_contain_text(t("en", "miniapp-your-turn"))
         before, edits = table.message.text, len(harness.fake.calls_of("editMessageText",
                                                                      table.group.id))
@@ -133,6 +158,45 @@ async def test_a_tap_on_a_legal_card_moves_the_page_and_the_group_table(
         assert display(code, "en") in table.message.text
     finally:
         await opened.close()
+
+
+async def test_a_tap_past_the_pace_waits_tries_once_more_then_says_so(
+    browser: Browser, mini: tuple[Harness, str]
+) -> None:
+    """The user's bucket is empty (a script of theirs flooded the API): a tap is refused,
+    the page waits the Retry-After it was told and tries once more — refused again, it
+    shows the text and the move is not made; let through on the second try, it is made
+    once."""
+    harness, base = mini
+    turn = await turn_page(browser, harness, base)
+    session, version, page = turn.session, turn.version, turn.opened.page
+    normal = harness.app.bot_data.pace
+    try:
+        now = [0.0]
+        pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=lambda: now[0])
+        assert pace.take(turn.player.id) == 0.0  # the one token: gone
+        card = page.locator("#hand button.card.legal").first
+        code = await card.get_attribute("data-card")
+        await card.click()
+        await expect(page.locator("#note")).to_have_text(t("en", "miniapp-too-fast"),
+                                                         timeout=SHOWN)
+        assert pace.refused == 2  # the tap and its one retry
+        assert (await harness.kol.manager.get(session.id)).version == version
+        await card.click()
+
+        async def refused_once_more() -> bool:
+            return pace.refused == 3
+
+        await until(refused_once_more, "the tap refused")
+        now[0] += 1.0  # a token before the page's retry, a second later
+        await expect(page.locator(f'#board .card[data-card="{code}"]')).to_be_visible(
+            timeout=SHOWN)
+        await expect(page.locator("#note")).to_be_hidden()
+        assert pace.refused == 3
+        assert (await harness.kol.manager.get(session.id)).version == version + 1
+    finally:
+        harness.app.bot_data.pace = normal
+        await turn.opened.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

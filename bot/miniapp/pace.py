@@ -1,0 +1,93 @@
+"""How fast one user may call the Mini App's API: a token bucket per user.
+
+Every API request (a view, a move, 💡, ↩️, 📜 Deal, a stream opened) takes one
+token from its user's bucket, checked right after the initData and before any
+store access. A bucket holds :data:`BURST` tokens and refills at :data:`RATE` a
+second; an empty one is answered 429 with the seconds until its next token
+(``Retry-After``). A real page sends two requests when it opens (the view and
+its stream) and one or two a tap (the move; the view again only while its
+stream is down), so it never comes near: the bucket only stops a script that
+sends without pause from occupying the event loop and the store that every other
+chat shares.
+
+The pace is per process. A bucket that has had time to fill up again is the same as
+none, so it is forgotten: only the users seen in the last ``BURST / RATE`` seconds
+are held.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Requests one user may send at once (a page sends 2 when it opens, 1–2 a tap).
+BURST = 20
+#: Requests a second one user may go on sending (a fast player taps 2–3 a second in a
+#: burst, and a table's turns come round far slower).
+RATE = 5.0
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    #: when ``tokens`` was counted
+    at: float
+
+
+class Pace:
+    """The per-user token buckets of this process."""
+
+    def __init__(
+        self, burst: int = BURST, rate: float = RATE, clock: Clock = time.monotonic
+    ) -> None:
+        if burst < 1 or rate <= 0:
+            raise ValueError(f"a pace needs a burst of 1 or more and a rate above 0, "
+                             f"not {burst} and {rate}")
+        self.burst, self.rate, self.clock = burst, rate, clock
+        #: by the time each user was last counted, the longest ago first
+        self._buckets: OrderedDict[int, _Bucket] = OrderedDict()
+        #: requests answered 429 since start (the log and the tests read it)
+        self.refused = 0
+
+    def take(self, user_id: int) -> float:
+        """Take one of the user's tokens: 0.0 when there was one, else the seconds
+        until there is (the request is refused and takes nothing)."""
+        now = self.clock()
+        self._forget_full(now)
+        bucket = self._buckets.pop(user_id, None)
+        if bucket is None:
+            bucket = _Bucket(float(self.burst), now)
+        else:
+            bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.at) * self.rate)
+            bucket.at = now
+        self._buckets[user_id] = bucket  # the last counted: at the end
+        if bucket.tokens >= 1.0:
+            bucket.tokens -= 1.0
+            return 0.0
+        self.refused += 1
+        return (1.0 - bucket.tokens) / self.rate
+
+    @property
+    def held(self) -> int:
+        """How many users' buckets are held (the others are full)."""
+        return len(self._buckets)
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the buckets full again: an empty one fills in ``burst / rate`` seconds, and
+        the oldest counted are first, so the walk stops at the first one still filling."""
+        full = self.burst / self.rate
+        while self._buckets:
+            user_id, bucket = next(iter(self._buckets.items()))
+            if now - bucket.at < full:
+                break
+            del self._buckets[user_id]
+
+
+def retry_after(wait: float) -> str:
+    """``wait`` seconds as a ``Retry-After`` header's whole seconds (at least 1)."""
+    return str(max(1, math.ceil(wait)))
