@@ -3,8 +3,9 @@
 Every API request (a view, a move, 💡, ↩️, 📜 Deal, a stream opened) takes one
 token from its user's bucket, checked right after the initData and before any
 store access. A bucket holds :data:`BURST` tokens and refills at :data:`RATE` a
-second; an empty one is answered 429 with the seconds until its next token
-(``Retry-After``). A real page sends two requests when it opens (the view and
+second; a request finding it empty is answered 429 with the seconds until its next token
+(``Retry-After``), after a :data:`HOLD` that keeps a script from asking thousands of
+times a second. A real page sends two requests when it opens (the view and
 its stream) and one or two a tap (the move; the view again only while its
 stream is down), so it never comes near: the bucket only stops a script that
 sends without pause from occupying the event loop and the store that every other
@@ -28,6 +29,10 @@ BURST = 20
 #: Requests a second one user may go on sending (a fast player taps 2–3 a second in a
 #: burst, and a table's turns come round far slower).
 RATE = 5.0
+#: Seconds a refused request is held before its 429 is answered: answered at once, a
+#: script on a few connections gets thousands of them a second, and each still costs the
+#: event loop an HTTP request's parsing; held, about one a second per connection.
+HOLD = 1.0
 
 Clock = Callable[[], float]
 
@@ -43,12 +48,13 @@ class Pace:
     """The per-user token buckets of this process."""
 
     def __init__(
-        self, burst: int = BURST, rate: float = RATE, clock: Clock = time.monotonic
+        self, burst: int = BURST, rate: float = RATE, hold: float = HOLD,
+        clock: Clock = time.monotonic,
     ) -> None:
-        if burst < 1 or rate <= 0:
-            raise ValueError(f"a pace needs a burst of 1 or more and a rate above 0, "
-                             f"not {burst} and {rate}")
-        self.burst, self.rate, self.clock = burst, rate, clock
+        if burst < 1 or rate <= 0 or hold < 0:
+            raise ValueError(f"a pace needs a burst of 1 or more, a rate above 0 and a hold"
+                             f" of 0 or more, not {burst}, {rate} and {hold}")
+        self.burst, self.rate, self.hold, self.clock = burst, rate, hold, clock
         #: by the time each user was last counted, the longest ago first
         self._buckets: OrderedDict[int, _Bucket] = OrderedDict()
         #: requests answered 429 since start (the log and the tests read it)

@@ -141,9 +141,10 @@ class MiniApp:
 
     # ------------------------------------------------------------ who and where
 
-    def _user(self, request: web.Request, init_data: str) -> WebAppUser:
+    async def _user(self, request: web.Request, init_data: str) -> WebAppUser:
         """The user the initData proves (401 if none), within their pace (429 past it:
-        checked before the store or the request's body is read)."""
+        checked before the store or the request's body is read, and answered only after
+        :attr:`Pace.hold`, so a script gets about one answer a second per connection)."""
         settings = self.app.bot_data.settings
         assert settings is not None
         try:
@@ -154,6 +155,7 @@ class MiniApp:
             raise _json_error(401, {"ok": False, "text": text}) from error
         wait = self.pace.take(user.id)
         if wait > 0:
+            await asyncio.sleep(self.pace.hold)
             if self.pace.refused % 100 == 1:  # a flood is logged, not each request of it
                 log.info("mini app: user %s past the pace (%d refused so far)",
                          user.id, self.pace.refused)
@@ -182,14 +184,14 @@ class MiniApp:
 
     async def view(self, request: web.Request) -> web.Response:
         """The table as the user's seat sees it."""
-        user = self._user(request, request.headers.get(INIT_HEADER, ""))
+        user = await self._user(request, request.headers.get(INIT_HEADER, ""))
         lang = await self._language(user)
         session = await self._session(user, request.query.get("t"), lang)
         return web.json_response(self._payload(session, user, lang))
 
     async def move(self, request: web.Request) -> web.Response:
         """A move (or 💡 / ↩️), as its button in the chat."""
-        user = self._user(request, request.headers.get(INIT_HEADER, ""))
+        user = await self._user(request, request.headers.get(INIT_HEADER, ""))
         lang = await self._language(user)
         try:
             body = await request.json()
@@ -236,7 +238,7 @@ class MiniApp:
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the view now and at every committed version (429 past the
         user's cap of open pages: ``PAGES_PER_USER``)."""
-        user = self._user(request, request.query.get("auth", ""))
+        user = await self._user(request, request.query.get("auth", ""))
         lang = await self._language(user)
         session = await self._session(user, request.query.get("t"), lang)
         response = web.StreamResponse(
