@@ -1,23 +1,26 @@
 """One user flooding the Mini App's API: what another chat's moves wait meanwhile.
 
 Runs the real bot in-process (``tests/support/harness.py``) against the fake Bot API,
-SQLite, with its page server on 127.0.0.1. Two tables in two groups: the victims'
-(Alice and Bob, Eleven) and the flooder's (Carol and Dave, Eleven). A subprocess (its
-own core, so the load generator does not share the bot's event loop) sends Carol's
-requests as fast as it can over ``--connections`` connections for ``--seconds``
-seconds, in turn ``GET api/view`` of her table and ``POST api/move`` with a stale
-version (refused after the table is read: the cheapest store work a move costs).
-Meanwhile the victims move through the page's API (``POST api/move``), the player to
-move tapping a legal card ``--think`` seconds after the last answer; each move's
-answer time is taken.
+SQLite, with its page server on 127.0.0.1. Two two-player tables in two groups: the
+victims' (Eleven) and the flooder's (the flooder is its first player). A subprocess
+(its own core, so the load generator does not share the bot's event loop) sends the
+flooder's requests as fast as it can over ``--connections`` connections for
+``--seconds`` seconds: in turn ``GET api/view`` of an Eleven table and ``POST
+api/move`` with a stale version (refused once the table is read), or with
+``--record`` the dearest ask, 📜 Deal 1 of a Rummy table whose first deal was played
+out (the record rebuilt at each ask). Meanwhile the victims move through the page's
+API (``POST api/move``), the player to move tapping a legal card ``--think`` seconds
+after the last answer; each move's answer time is taken (a victim's tap answered
+429 is counted apart, and tapped again).
 
-Three parts, each ``--seconds`` long: no flood (the baseline), the flood with the pace
-lifted (a bucket of 10⁹ tokens: the bot before the pace), the flood with the bot's
-pace (bot.miniapp.pace). Printed per part: the victims' moves, their answer time
-p50 / p95 / max in ms, and the flooder's requests by status.
+Four parts, each ``--seconds`` long: no flood (the baseline); the flood with the pace
+lifted (a bucket of 10⁹ tokens: the bot before the pace); the flood paced but each
+429 answered at once (``hold`` 0); the flood with the bot's pace (bot.miniapp.pace).
+Printed per part: the victims' moves, their taps refused 429, their answer time
+p50 / p95 / max in ms, and the flooder's answers by status.
 
     .venv/bin/python bench/miniapp_flood.py
-    .venv/bin/python bench/miniapp_flood.py --seconds 20 --connections 4 --think 0.05
+    .venv/bin/python bench/miniapp_flood.py --seconds 20 --connections 4 --think 0.2 --record
 """
 
 from __future__ import annotations
@@ -80,8 +83,10 @@ async def flood(base: str, data: str, link: str, seconds: float, connections: in
 
 
 async def victims_move(harness: Harness, http: aiohttp.ClientSession, base: str,
-                       table: Table, think: float, until: asyncio.Event) -> list[float]:
-    """The victims' moves through the page's API until ``until``; each answer's seconds."""
+                       table: Table, think: float, until: asyncio.Event,
+                       refused: list[float]) -> list[float]:
+    """The victims' moves through the page's API until ``until``; each answer's seconds
+    (a tap answered 429 in ``refused``)."""
     token = harness.fake.token
     times: list[float] = []
     while not until.is_set():
@@ -96,6 +101,10 @@ async def victims_move(harness: Harness, http: aiohttp.ClientSession, base: str,
         page = PageClient(http, base, init_data(player, token))
         started = time.perf_counter()
         status, body = await page.move(session.link, version, card)
+        if status == 429:  # a victim past the pace: counted, and tapped again
+            refused.append(time.perf_counter() - started)
+            await asyncio.sleep(think)
+            continue
         times.append(time.perf_counter() - started)
         assert status == 200 and body.get("ok"), (status, body)
         await asyncio.sleep(think)
@@ -107,9 +116,10 @@ async def part(harness: Harness, base: str, victims: Table, flooder: Table | Non
     """One part: the victims' moves for ``args.seconds``, flooded by Carol or not."""
     done = asyncio.Event()
     tally = "-"
+    refused: list[float] = []
     async with aiohttp.ClientSession() as http:
         moving = asyncio.create_task(victims_move(harness, http, base, victims, args.think,
-                                                 done))
+                                                 done, refused))
         if flooder is None:
             await asyncio.sleep(args.seconds)
         else:
@@ -126,7 +136,8 @@ async def part(harness: Harness, base: str, victims: Table, flooder: Table | Non
         times = await moving
     ms = sorted(1000 * s for s in times)
     p95 = ms[max(0, round(0.95 * len(ms)) - 1)]
-    return (f"{len(ms):6d} {statistics.median(ms):8.1f} {p95:8.1f} {ms[-1]:8.1f}   {tally}")
+    return (f"{len(ms):6d} {len(refused):5d} {statistics.median(ms):8.1f} {p95:8.1f} "
+            f"{ms[-1]:8.1f}   {tally}")
 
 
 async def finish_first_deal(harness: Harness, table: Table) -> None:
@@ -163,8 +174,8 @@ async def main(args: argparse.Namespace) -> None:
             print(f"{args.seconds:g} s a part, flooder: {args.connections} connections, {asked}, "
                   f"no think time; victims' think time {args.think:g} s; "
                   f"pace burst {paced.burst}, {paced.rate:g}/s")
-            print(f"{'part':<22} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}   "
-                  "flooder's answers by status")
+            print(f"{'part':<22} {'moves':>6} {'429s':>5} {'p50 ms':>8} {'p95 ms':>8} "
+                  f"{'max ms':>8}   flooder's answers by status")
             print(f"{'no flood':<22} " + await part(harness, base, victims, None, args))
             harness.app.bot_data.pace = UNPACED
             print(f"{'flood, no pace':<22} " + await part(harness, base, victims, flooder, args))
@@ -182,7 +193,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds a part")
     parser.add_argument("--connections", type=int, default=4, help="the flooder's")
-    parser.add_argument("--think", type=float, default=0.05,
+    parser.add_argument("--think", type=float, default=0.2,
                         help="seconds the victims wait between moves")
     parser.add_argument("--record", action="store_true",
                         help="flood with a Rummy table's 📜 Deal record (the dearest ask)")

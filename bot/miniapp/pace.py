@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 #: Requests one user may send at once (a page sends 2 when it opens, 1–2 a tap).
 BURST = 20
-#: Requests a second one user may go on sending (a fast player taps 2–3 a second in a
-#: burst, and a table's turns come round far slower).
-RATE = 5.0
+#: Requests a second one user may go on sending: 5 taps a second, each with its view
+#: again (a page whose stream is down) — no player keeps that up.
+RATE = 10.0
 #: Seconds a refused request is held before its 429 is answered: answered at once, a
 #: script on a few connections gets thousands of them a second, and each still costs the
 #: event loop an HTTP request's parsing; held, about one a second per connection.
