@@ -47,7 +47,7 @@ from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import FakeTelegram  # noqa: E402
 from tests.support.harness import Harness  # noqa: E402
 from tests.support.miniapp import PageClient, init_data, start_miniapp  # noqa: E402
-from tests.support.tables import Table, mover, open_table  # noqa: E402
+from tests.support.tables import Table, finish_first_deal, mover, open_table  # noqa: E402
 
 #: A pace that never refuses: the bot as it was before the pace.
 UNPACED = Pace(burst=10**9, rate=1e9)
@@ -140,21 +140,6 @@ async def part(harness: Harness, base: str, victims: Table, flooder: Table | Non
             f"{ms[-1]:8.1f}   {tally}")
 
 
-async def finish_first_deal(harness: Harness, table: Table) -> None:
-    """Random legal moves (seeded) until the table's first deal is over."""
-    manager, chosen = harness.kol.manager, random.Random(1)
-    for _ in range(5000):
-        session = await manager.get(table.session_id)
-        if session.game is not None and session.game.deal_no >= 1:
-            return
-        player, _, version = await mover(harness, table)
-        seat = session.seat_of(player.id)
-        assert seat is not None
-        action = chosen.choice(session.view(seat)["legal"])
-        await manager.act(session.id, player.id, version, action)
-    raise AssertionError("the first deal did not end")
-
-
 async def main(args: argparse.Namespace) -> None:
     fake = FakeTelegram()
     await fake.start()
@@ -165,7 +150,7 @@ async def main(args: argparse.Namespace) -> None:
             victims = await open_table(harness, title="Victims")
             if args.record:
                 flooder = await open_table(harness, "rummy", title="Flood")
-                await finish_first_deal(harness, flooder)
+                await finish_first_deal(harness, flooder, random.Random(1).choice)
             else:
                 flooder = await open_table(harness, title="Flood")
             paced = harness.app.bot_data.pace

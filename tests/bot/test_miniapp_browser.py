@@ -29,7 +29,7 @@ from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
 from tests.support.miniapp import DARK, LIGHT, init_data, launch_url, start_miniapp, until
-from tests.support.tables import Table, labels, mover, open_table
+from tests.support.tables import Table, finish_first_deal, labels, mover, open_table
 
 __all__ = ["browser"]  # the session's browser is a fixture of this module
 
@@ -256,22 +256,9 @@ async def test_the_other_players_page_follows_the_move_live(
         await theirs.close()
 
 
-async def finish_a_deal(harness: Harness, table: Table) -> None:
-    """Fifteen: each player draws once and stands, until the first deal is over."""
-    manager = harness.kol.manager
-    for _ in range(20):
-        session = await manager.get(table.session_id)
-        if session.game is not None and session.game.deal_no >= 1:
-            return
-        first, _, version = await mover(harness, table)
-        seat = session.seat_of(first.id)
-        assert seat is not None
-        legal = session.view(seat)["legal"]
-        action = "stand" if "stand" in legal else legal[0]
-        await harness.kol.presenter.on_outcome(
-            await manager.act(session.id, first.id, version, action))
-        await harness.settle()
-    raise AssertionError("the first deal of Fifteen did not end")
+def stand(legal: list[str]) -> str:
+    """Fifteen: each player draws once and stands."""
+    return "stand" if "stand" in legal else legal[0]
 
 
 async def test_the_page_offers_the_last_deal_where_the_table_does(
@@ -287,7 +274,7 @@ async def test_the_page_offers_the_last_deal_where_the_table_does(
         await expect(page.locator("#title")).to_have_text("Fifteen", timeout=SHOWN)
         assert deal not in labels(table.message)
         await expect(page.get_by_role("button", name=deal)).to_have_count(0)
-        await finish_a_deal(harness, table)
+        await finish_first_deal(harness, table, stand, moves=20)
         assert deal in labels(table.message)  # the group's table offers it now
         button = page.get_by_role("button", name=deal)
         await expect(button).to_be_visible(timeout=SHOWN)

@@ -143,3 +143,22 @@ async def test_the_pace_is_checked_before_the_body_or_the_store(
     async with http.get(f"{base}api/stream", params={"t": link, "auth": data}) as answer:
         assert answer.status == 429
     assert reads == []
+
+
+async def test_a_refused_request_is_held_before_its_answer(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    """Past the pace each answer waits the hold, so a script asking again at once on one
+    connection gets one answer a hold, not thousands a second."""
+    harness, base = mini
+    hold = 0.05
+    pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, hold=hold, clock=Clock())
+    table = await open_table(harness)
+    page = PageClient(http, base, init_data(table.alice, harness.fake.token))
+    link = (await harness.kol.manager.get(table.session_id)).link
+    assert (await page.view(link))[0] == 200
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    statuses = [(await page.view(link))[0] for _ in range(10)]
+    assert statuses == [429] * 10 and pace.refused == 10
+    assert loop.time() - started >= 10 * hold * 0.99  # never sooner: each one held
