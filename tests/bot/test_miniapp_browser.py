@@ -156,6 +156,10 @@ async def test_a_tap_on_a_legal_card_moves_the_page_and_the_group_table(
         assert table.message.text != before
         assert len(harness.fake.calls_of("editMessageText", table.group.id)) > edits
         assert display(code, "en") in table.message.text
+        # what the API's pace is sized for: 2 requests to open, 1 a tap (stream open)
+        api = [url.removeprefix(base).split("?")[0] for url in opened.requests
+               if url.startswith(base + "api/")]
+        assert api == ["api/view", "api/stream", "api/move"]
     finally:
         await opened.close()
 
