@@ -3,17 +3,17 @@
 Every API request (a view, a move, 💡, ↩️, 📜 Deal, a stream opened) takes one
 token from its user's bucket, checked right after the initData and before any
 store access. A bucket holds :data:`BURST` tokens and refills at :data:`RATE` a
-second; a request finding it empty is answered 429 with the seconds until its next token
-(``Retry-After``), after a :data:`HOLD` that keeps a script from asking thousands of
-times a second. A real page sends two requests when it opens (the view and
-its stream) and one or two a tap (the move; the view again only while its
-stream is down), so it never comes near: the bucket only stops a script that
-sends without pause from occupying the event loop and the store that every other
-chat shares.
+second; a request finding it empty is answered 429 with the seconds until its
+next token (``Retry-After``), after a :data:`HOLD` that keeps a script from
+asking thousands of times a second. A real page sends two requests when it
+opens (the view and its stream) and one or two a tap (the move; the view again
+only while its stream is down), so it never comes near: the bucket only stops a
+script that sends without pause from occupying the event loop and the store
+that every other chat shares.
 
 The pace is per process. A bucket that has had time to fill up again is the same as
-none, so it is forgotten: only the users seen in the last ``BURST / RATE`` seconds
-are held.
+none, so it is forgotten: only the buckets of users seen in the last
+``BURST / RATE`` seconds are kept.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ class Pace:
         return (1.0 - bucket.tokens) / self.rate
 
     @property
-    def held(self) -> int:
-        """How many users' buckets are held (the others are full)."""
+    def kept(self) -> int:
+        """How many users' buckets are kept (the others are full)."""
         return len(self._buckets)
 
     def _forget_full(self, now: float) -> None:

@@ -54,10 +54,10 @@ def test_idle_users_are_forgotten_so_memory_stays_bounded() -> None:
     for user in range(1, 50_001):  # fifty thousand users, a request each
         pace.take(user)
         clock.now += 0.00005
-    assert pace.held == 50_000  # 2.5 s, under the 4 s to fill: all still held
+    assert pace.kept == 50_000  # 2.5 s, under the 4 s to fill: all still kept
     clock.now += 20 / 5.0  # the time an empty bucket takes to fill
     pace.take(7)
-    assert pace.held == 1
+    assert pace.kept == 1
     for _ in range(25):  # a forgotten bucket is a full one: the burst again, no more
         pace.take(8)
     assert pace.refused == 5
