@@ -5,11 +5,11 @@ token from its user's bucket, checked right after the initData and before any
 store access. A bucket holds :data:`BURST` tokens and refills at :data:`RATE` a
 second; a request finding it empty is answered 429 with the seconds until its
 next token (``Retry-After``), after a :data:`HOLD` that keeps a script from
-asking thousands of times a second. A real page sends two requests when it
-opens (the view and its stream) and one or two a tap (the move; the view again
-only while its stream is down), so it never comes near: the bucket only stops a
-script that sends without pause from occupying the event loop and the store
-that every other chat shares.
+asking thousands of times a second (at most :data:`HELD_PER_USER` held at
+once). A real page sends two requests when it opens (the view and its stream)
+and one or two a tap (the move; the view again only while its stream is down),
+so it never comes near: the bucket only stops a script that sends without pause
+from occupying the event loop and the store that every other chat shares.
 
 The pace is per process. A bucket that has had time to fill up again is the same as
 none, so it is forgotten: only the buckets of users seen in the last
@@ -18,10 +18,11 @@ none, so it is forgotten: only the buckets of users seen in the last
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 #: Requests one user may send at once (a page sends 2 when it opens, 1–2 a tap).
@@ -33,8 +34,13 @@ RATE = 10.0
 #: script on a few connections gets thousands of them a second, and each still costs the
 #: event loop an HTTP request's parsing; held, about one a second per connection.
 HOLD = 1.0
+#: Refused requests of one user held at once; more are answered at once. Each holds a
+#: connection and, in webhook mode, one of the places of the requests in flight
+#: (``bot.webhook.MAX_IN_FLIGHT``, shared with Telegram's updates).
+HELD_PER_USER = 4
 
 Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 @dataclass
@@ -49,14 +55,18 @@ class Pace:
 
     def __init__(
         self, burst: int = BURST, rate: float = RATE, hold: float = HOLD,
-        clock: Clock = time.monotonic,
+        clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep,
+        held_per_user: int = HELD_PER_USER,
     ) -> None:
         if burst < 1 or rate <= 0 or hold < 0:
             raise ValueError(f"a pace needs a burst of 1 or more, a rate above 0 and a hold"
                              f" of 0 or more, not {burst}, {rate} and {hold}")
         self.burst, self.rate, self.hold, self.clock = burst, rate, hold, clock
+        self._sleep, self._held_per_user = sleep, held_per_user
         #: by the time each user was last counted, the longest ago first
         self._buckets: OrderedDict[int, _Bucket] = OrderedDict()
+        #: each user's refused requests being held
+        self._holding: Counter[int] = Counter()
         #: requests answered 429 since start (the log and the tests read it)
         self.refused = 0
 
@@ -77,6 +87,23 @@ class Pace:
             return 0.0
         self.refused += 1
         return (1.0 - bucket.tokens) / self.rate
+
+    async def hold_back(self, user_id: int) -> None:
+        """Wait :attr:`hold` before a refusal is answered — at once if the user already
+        has :data:`HELD_PER_USER` refusals waiting."""
+        if self._holding[user_id] >= self._held_per_user:
+            return
+        self._holding[user_id] += 1
+        try:
+            await self._sleep(self.hold)
+        finally:
+            self._holding[user_id] -= 1
+            if self._holding[user_id] <= 0:
+                del self._holding[user_id]
+
+    def holding(self, user_id: int) -> int:
+        """How many of the user's refused requests are being held."""
+        return self._holding[user_id]
 
     @property
     def kept(self) -> int:

@@ -144,7 +144,7 @@ class MiniApp:
     async def _user(self, request: web.Request, init_data: str) -> WebAppUser:
         """The user the initData proves (401 if none), within their pace (429 past it:
         checked before the store or the request's body is read, and answered only after
-        :attr:`Pace.hold`, so a script gets about one answer a second per connection)."""
+        :meth:`Pace.hold_back`, so a script gets about one answer a second per connection)."""
         settings = self.app.bot_data.settings
         assert settings is not None
         try:
@@ -155,7 +155,7 @@ class MiniApp:
             raise _json_error(401, {"ok": False, "text": text}) from error
         wait = self.pace.take(user.id)
         if wait > 0:
-            await asyncio.sleep(self.pace.hold)
+            await self.pace.hold_back(user.id)
             if self.pace.refused % 100 == 1:  # a flood is logged, not each request of it
                 log.info("mini app: user %s past the pace (%d refused so far)",
                          user.id, self.pace.refused)

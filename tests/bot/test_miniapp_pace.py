@@ -12,7 +12,7 @@ import pytest
 from bot.i18n import t
 from bot.miniapp.pace import Pace, retry_after
 from tests.support.harness import Harness
-from tests.support.miniapp import PageClient, init_data
+from tests.support.miniapp import PageClient, init_data, until
 from tests.support.tables import mover, open_table
 
 
@@ -162,3 +162,33 @@ async def test_a_refused_request_is_held_before_its_answer(
     statuses = [(await page.view(link))[0] for _ in range(10)]
     assert statuses == [429] * 10 and pace.refused == 10
     assert loop.time() - started >= 10 * hold * 0.99  # never sooner: each one held
+
+
+async def test_one_user_holds_no_more_than_a_few_refusals_at_once(
+    mini: tuple[Harness, str], http: aiohttp.ClientSession
+) -> None:
+    """Each held refusal keeps a connection (and, with a webhook, a place among the
+    requests in flight that Telegram's updates need): past the few one user may have
+    held, the rest are answered at once."""
+    harness, base = mini
+    released = asyncio.Event()
+
+    async def held(seconds: float) -> None:
+        await released.wait()
+
+    pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=Clock(), sleep=held,
+                                            held_per_user=2)
+    table = await open_table(harness)
+    page = PageClient(http, base, init_data(table.alice, harness.fake.token))
+    link = (await harness.kol.manager.get(table.session_id)).link
+    assert (await page.view(link))[0] == 200
+    asks = [asyncio.create_task(page.view(link)) for _ in range(6)]
+
+    async def four_answered() -> bool:
+        return sum(ask.done() for ask in asks) == 4
+
+    await until(four_answered, "four refusals answered at once")
+    assert pace.refused == 6 and pace.holding(table.alice.id) == 2
+    released.set()
+    assert [status for status, _ in await asyncio.gather(*asks)] == [429] * 6
+    assert pace.holding(table.alice.id) == 0
