@@ -26,6 +26,8 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 if TYPE_CHECKING:  # the bot is imported only by the tests that run it
+    import aiohttp
+
     from storage import Store
     from tests.support.fake_telegram import FakeTelegram
     from tests.support.harness import Harness
@@ -65,6 +67,25 @@ async def harness(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[Harness]:
     running = await start_harness(fake, db_dir / "koloda.sqlite3", RandomComputer())
     yield running
     await running.stop()
+
+
+@pytest.fixture
+async def mini(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[tuple[Harness, str]]:
+    """The bot with its Mini App, and the page's local address."""
+    from tests.support.miniapp import start_miniapp
+
+    harness, base = await start_miniapp(fake, db_dir / "koloda.sqlite3", RandomComputer())
+    yield harness, base
+    await harness.stop()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[aiohttp.ClientSession]:
+    """An HTTP client, as a page's browser."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        yield session
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

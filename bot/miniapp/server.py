@@ -18,7 +18,9 @@ Under the path of ``MINIAPP_URL`` (``P``):
 
 Every request carries Telegram's initData (header ``X-Telegram-Init-Data``, or
 ``auth`` in the query for the stream), checked by :mod:`bot.miniapp.auth`;
-without it, or with a forged or stale one, the answer is 401. ``<table>`` is
+without it, or with a forged or stale one, the answer is 401. Then, before
+anything else is read, the user's pace (:mod:`bot.miniapp.pace`): past it the
+answer is 429 with ``Retry-After``. ``<table>`` is
 the session's unguessable link token (the same as its deep links'); a direct
 link's ``startapp`` parameter carries it inside the signed initData.
 """
@@ -32,7 +34,7 @@ import logging
 import time
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -43,6 +45,7 @@ from bot.handlers.records import deal_screen
 from bot.i18n import language_from_code, t
 from bot.miniapp.auth import MAX_AGE, AuthError, WebAppUser, validate
 from bot.miniapp.live import Pages, TooManyPages
+from bot.miniapp.pace import Pace, retry_after
 from bot.miniapp.payload import DEAL, seat_view
 from bot.numbers import ascii_number
 from bot.render.hints import hint_text
@@ -68,6 +71,7 @@ MAX_TOKEN = 64
 RETRY_MS = 1000
 
 Clock = Callable[[], float]
+Part = TypeVar("Part")
 
 
 def _files() -> dict[str, bytes]:
@@ -87,18 +91,17 @@ class MiniApp:
     @property
     def pages(self) -> Pages:
         """The open pages (made at start-up, ``bot.app``)."""
-        pages = self.app.bot_data.pages
-        if pages is None:
-            raise web.HTTPServiceUnavailable()
-        return pages
+        return _made(self.app.bot_data.pages)
+
+    @property
+    def pace(self) -> Pace:
+        """How fast each user may call the API (made at start-up, ``bot.app``)."""
+        return _made(self.app.bot_data.pace)
 
     @property
     def kol(self) -> Koloda:
         """The bot's parts (503 before start-up finished)."""
-        kol = self.app.bot_data.koloda
-        if kol is None:
-            raise web.HTTPServiceUnavailable()
-        return kol
+        return _made(self.app.bot_data.koloda)
 
     def add_routes(self, web_app: web.Application) -> None:
         """Serve the page and its API on ``web_app`` under :attr:`path`."""
@@ -138,15 +141,28 @@ class MiniApp:
 
     # ------------------------------------------------------------ who and where
 
-    def _user(self, request: web.Request, init_data: str) -> WebAppUser:
+    async def _user(self, request: web.Request, init_data: str) -> WebAppUser:
+        """The user the initData proves (401 if none), within their pace (429 past it:
+        checked before the store or the request's body is read, and answered only after
+        :meth:`Pace.hold_back`, so a script gets about one answer a second per connection)."""
         settings = self.app.bot_data.settings
         assert settings is not None
         try:
-            return validate(init_data, settings.token, self.clock())
+            user = validate(init_data, settings.token, self.clock())
         except AuthError as error:
             log.info("mini app request from %s refused: %s", request.remote, error)
             text = t(_asked_language(request), "miniapp-refused")
             raise _json_error(401, {"ok": False, "text": text}) from error
+        wait = self.pace.take(user.id)
+        if wait > 0:
+            await self.pace.hold_back(user.id)
+            if self.pace.refused % 100 == 1:  # a flood is logged, not each request of it
+                log.info("mini app: user %s past the pace (%d refused so far)",
+                         user.id, self.pace.refused)
+            text = t(language_from_code(user.language_code), "miniapp-too-fast")
+            raise _json_error(429, {"ok": False, "text": text},
+                              {"Retry-After": retry_after(wait)})
+        return user
 
     async def _language(self, user: WebAppUser) -> str:
         stored = await self.kol.prefs.language("user", user.id)
@@ -168,14 +184,14 @@ class MiniApp:
 
     async def view(self, request: web.Request) -> web.Response:
         """The table as the user's seat sees it."""
-        user = self._user(request, request.headers.get(INIT_HEADER, ""))
+        user = await self._user(request, request.headers.get(INIT_HEADER, ""))
         lang = await self._language(user)
         session = await self._session(user, request.query.get("t"), lang)
         return web.json_response(self._payload(session, user, lang))
 
     async def move(self, request: web.Request) -> web.Response:
         """A move (or 💡 / ↩️), as its button in the chat."""
-        user = self._user(request, request.headers.get(INIT_HEADER, ""))
+        user = await self._user(request, request.headers.get(INIT_HEADER, ""))
         lang = await self._language(user)
         try:
             body = await request.json()
@@ -222,7 +238,7 @@ class MiniApp:
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the view now and at every committed version (429 past the
         user's cap of open pages: ``PAGES_PER_USER``)."""
-        user = self._user(request, request.query.get("auth", ""))
+        user = await self._user(request, request.query.get("auth", ""))
         lang = await self._language(user)
         session = await self._session(user, request.query.get("t"), lang)
         response = web.StreamResponse(
@@ -278,6 +294,13 @@ class MiniApp:
             pass  # the page closed
 
 
+def _made(part: Part | None) -> Part:
+    """A part start-up makes; 503 before it is made."""
+    if part is None:
+        raise web.HTTPServiceUnavailable()
+    return part
+
+
 def _asked_language(request: web.Request) -> str:
     """The language a refused request is answered in (nothing proven: the browser's)."""
     return language_from_code(request.headers.get("Accept-Language", "")[:8])
@@ -287,12 +310,14 @@ def _refused(status: int, lang: str, refusal: Refusal) -> web.HTTPException:
     return _json_error(status, {"ok": False, "text": refusal_text(lang, refusal)})
 
 
-def _json_error(status: int, body: dict[str, Any]) -> web.HTTPException:
+def _json_error(
+    status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> web.HTTPException:
     kinds: dict[int, type[web.HTTPException]] = {
         400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 404: web.HTTPNotFound,
         429: web.HTTPTooManyRequests,
     }
-    return kinds[status](text=json.dumps(body, ensure_ascii=False),
+    return kinds[status](headers=headers, text=json.dumps(body, ensure_ascii=False),
                          content_type="application/json")
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -21,8 +20,7 @@ from bot.miniapp.auth import MAX_AGE, AuthError, sign, validate
 from bot.miniapp.live import PAGES_PER_USER, Pages
 from bot.miniapp.server import CHECK, MiniApp
 from sessions import hand_purpose
-from tests.support.computers import RandomComputer
-from tests.support.fake_telegram import FakeTelegram, FakeUser, StoredMessage
+from tests.support.fake_telegram import FakeUser, StoredMessage
 from tests.support.harness import Harness
 from tests.support.miniapp import (
     PATH,
@@ -32,26 +30,11 @@ from tests.support.miniapp import (
     next_view,
     play_one,
     serving,
-    start_miniapp,
 )
 from tests.support.tables import mover, open_table
 
 TOKEN = "123456:" + "A" * 35
 BASE_ENV = {"TELEGRAM_BOT_TOKEN": TOKEN}
-
-
-@pytest.fixture
-async def mini(fake: FakeTelegram, db_dir: Path) -> AsyncIterator[tuple[Harness, str]]:
-    """The bot with its Mini App, and the page's local address."""
-    harness, base = await start_miniapp(fake, db_dir / "koloda.sqlite3", RandomComputer())
-    yield harness, base
-    await harness.stop()
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[aiohttp.ClientSession]:
-    async with aiohttp.ClientSession() as session:
-        yield session
 
 
 PageOf = Callable[[FakeUser], PageClient]

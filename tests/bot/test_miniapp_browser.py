@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,14 +21,15 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.i18n import t
 from bot.miniapp.auth import MAX_AGE
+from bot.miniapp.pace import Pace
 from games.cards import display
 from sessions import Session
 from tests.support.browser import Opened, artifacts, browser, open_page
 from tests.support.computers import RandomComputer
 from tests.support.fake_telegram import FakeTelegram, FakeUser
 from tests.support.harness import Harness
-from tests.support.miniapp import DARK, LIGHT, init_data, launch_url, start_miniapp
-from tests.support.tables import Table, labels, mover, open_table
+from tests.support.miniapp import DARK, LIGHT, init_data, launch_url, start_miniapp, until
+from tests.support.tables import Table, finish_first_deal, labels, mover, open_table
 
 __all__ = ["browser"]  # the session's browser is a fixture of this module
 
@@ -45,8 +47,12 @@ async def mini(db_dir: Path) -> AsyncIterator[tuple[Harness, str]]:
     await fake.start()
     harness, base = await start_miniapp(fake, db_dir / "koloda.sqlite3", RandomComputer())
     yield harness, base
+    pace = harness.app.bot_data.pace
     await harness.stop()
     await fake.stop()
+    # a real page's use, whatever the test did with it, never meets the API's pace
+    assert pace is not None
+    assert pace.refused == 0, f"{pace.refused} requests refused 429"
 
 
 async def page_of(browser: Browser, harness: Harness, base: str, user: FakeUser,
@@ -68,6 +74,30 @@ async def hand_shown(page: Page, session: Session, seat: int) -> list[str]:
         "nodes => nodes.map(n => n.dataset.card)"
     )
     return codes
+
+
+@dataclass
+class Turn:
+    """A new table, and the page of its player to move, their hand drawn."""
+
+    table: Table
+    player: FakeUser
+    version: int
+    session: Session
+    seat: int
+    opened: Opened
+
+
+async def turn_page(browser: Browser, harness: Harness, base: str) -> Turn:
+    """A new table, and its player to move's page open, the hand drawn."""
+    table = await open_table(harness)
+    player, _, version = await mover(harness, table)
+    session = await harness.kol.manager.get(table.session_id)
+    seat = session.seat_of(player.id)
+    assert seat is not None
+    opened = await page_of(browser, harness, base, player, session)
+    await hand_shown(opened.page, session, seat)
+    return Turn(table, player, version, session, seat, opened)
 
 
 async def test_the_page_draws_the_hand_as_pictures(
@@ -103,15 +133,11 @@ async def test_a_tap_on_a_legal_card_moves_the_page_and_the_group_table(
     browser: Browser, mini: tuple[Harness, str]
 ) -> None:
     harness, base = mini
-    table = await open_table(harness)
-    first, _, version = await mover(harness, table)
-    session = await harness.kol.manager.get(table.session_id)
-    seat = session.seat_of(first.id)
-    assert seat is not None
-    opened = await page_of(browser, harness, base, first, session)
+    turn = await turn_page(browser, harness, base)
+    table, session, seat, version, opened = (turn.table, turn.session, turn.seat,
+                                             turn.version, turn.opened)
     try:
         page = opened.page
-        await hand_shown(page, session, seat)
         await expect(page.locator("#status")).to_contain_text(t("en", "miniapp-your-turn"))
         before, edits = table.message.text, len(harness.fake.calls_of("editMessageText",
                                                                      table.group.id))
@@ -131,8 +157,51 @@ async def test_a_tap_on_a_legal_card_moves_the_page_and_the_group_table(
         assert table.message.text != before
         assert len(harness.fake.calls_of("editMessageText", table.group.id)) > edits
         assert display(code, "en") in table.message.text
+        # what the API's pace is sized for: 2 requests to open, 1 a tap (stream open)
+        api = [url.removeprefix(base).split("?")[0] for url in opened.requests
+               if url.startswith(base + "api/")]
+        assert api == ["api/view", "api/stream", "api/move"]
     finally:
         await opened.close()
+
+
+async def test_a_tap_past_the_pace_waits_tries_once_more_then_says_so(
+    browser: Browser, mini: tuple[Harness, str]
+) -> None:
+    """The user's bucket is empty (a script of theirs flooded the API): a tap is refused,
+    the page waits the Retry-After it was told and tries once more — refused again, it
+    shows the text and the move is not made; let through on the second try, it is made
+    once."""
+    harness, base = mini
+    turn = await turn_page(browser, harness, base)
+    session, version, page = turn.session, turn.version, turn.opened.page
+    normal = harness.app.bot_data.pace
+    try:
+        now = [0.0]
+        pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=lambda: now[0])
+        assert pace.take(turn.player.id) == 0.0  # the one token: gone
+        card = page.locator("#hand button.card.legal").first
+        code = await card.get_attribute("data-card")
+        await card.click()
+        await expect(page.locator("#note")).to_have_text(t("en", "miniapp-too-fast"),
+                                                         timeout=SHOWN)
+        assert pace.refused == 2  # the tap and its one retry
+        assert (await harness.kol.manager.get(session.id)).version == version
+        await card.click()
+
+        async def refused_once_more() -> bool:
+            return pace.refused == 3
+
+        await until(refused_once_more, "the tap refused")
+        now[0] += 1.0  # a token before the page's retry, a second later
+        await expect(page.locator(f'#board .card[data-card="{code}"]')).to_be_visible(
+            timeout=SHOWN)
+        await expect(page.locator("#note")).to_be_hidden()
+        assert pace.refused == 3
+        assert (await harness.kol.manager.get(session.id)).version == version + 1
+    finally:
+        harness.app.bot_data.pace = normal
+        await turn.opened.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -192,22 +261,9 @@ async def test_the_other_players_page_follows_the_move_live(
         await theirs.close()
 
 
-async def finish_a_deal(harness: Harness, table: Table) -> None:
-    """Fifteen: each player draws once and stands, until the first deal is over."""
-    manager = harness.kol.manager
-    for _ in range(20):
-        session = await manager.get(table.session_id)
-        if session.game is not None and session.game.deal_no >= 1:
-            return
-        first, _, version = await mover(harness, table)
-        seat = session.seat_of(first.id)
-        assert seat is not None
-        legal = session.view(seat)["legal"]
-        action = "stand" if "stand" in legal else legal[0]
-        await harness.kol.presenter.on_outcome(
-            await manager.act(session.id, first.id, version, action))
-        await harness.settle()
-    raise AssertionError("the first deal of Fifteen did not end")
+def stand(legal: list[str]) -> str:
+    """Fifteen: each player draws once and stands."""
+    return "stand" if "stand" in legal else legal[0]
 
 
 async def test_the_page_offers_the_last_deal_where_the_table_does(
@@ -223,7 +279,7 @@ async def test_the_page_offers_the_last_deal_where_the_table_does(
         await expect(page.locator("#title")).to_have_text("Fifteen", timeout=SHOWN)
         assert deal not in labels(table.message)
         await expect(page.get_by_role("button", name=deal)).to_have_count(0)
-        await finish_a_deal(harness, table)
+        await finish_first_deal(harness, table, stand, moves=20)
         assert deal in labels(table.message)  # the group's table offers it now
         button = page.get_by_role("button", name=deal)
         await expect(button).to_be_visible(timeout=SHOWN)

@@ -6,6 +6,7 @@ a duel played out to the end (``play_out``); the labels and data of buttons.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tests.support.buttons import MOVE
@@ -53,6 +54,26 @@ async def mover(harness: Harness, table: Table) -> tuple[FakeUser, FakeUser, int
     first = table.alice if session.seats[seat].user_id == table.alice.id else table.bob
     other = table.bob if first is table.alice else table.alice
     return first, other, session.version
+
+
+async def finish_first_deal(
+    harness: Harness, table: Table, choose: Callable[[list[str]], str], moves: int = 5000
+) -> None:
+    """The player to move makes the move ``choose`` picks of their legal ones, as their
+    press would (drawn), until the table's first deal is over."""
+    manager = harness.kol.manager
+    for _ in range(moves):
+        session = await manager.get(table.session_id)
+        if session.game is not None and session.game.deal_no >= 1:
+            return
+        player, _, version = await mover(harness, table)
+        seat = session.seat_of(player.id)
+        assert seat is not None
+        action = choose(session.view(seat)["legal"])
+        await harness.kol.presenter.on_outcome(
+            await manager.act(session.id, player.id, version, action))
+        await harness.settle()
+    raise AssertionError(f"the first deal did not end in {moves} moves")
 
 
 def move_data(message: StoredMessage) -> list[str]:

@@ -462,6 +462,7 @@ miniapp-lobby = The game has not started yet.
 miniapp-theme = Theme
 miniapp-refused = Telegram could not confirm who you are: open the table again from the chat.
 miniapp-too-many-pages = You have too many card pages open: close some, then open this one again.
+miniapp-too-fast = Too many requests at once: wait a moment, then try again.
 
 # ---------------------------------------------------------------- the daily deal
 cmd-daily = Today's daily deal

@@ -62,10 +62,24 @@
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   }
 
+  // An API call; answered 429 (too fast), it waits as long as the server asks and tries
+  // once more (the refused request changed nothing, so a move is not made twice).
+  async function call(url, options) {
+    let answer = await fetch(url, options);
+    if (answer.status === 429) {
+      const wait = Math.min(Number(answer.headers.get("Retry-After")) || 1, 10);
+      await new Promise((done) => setTimeout(done, wait * 1000));
+      answer = await fetch(url, options);
+    }
+    return answer;
+  }
+
   async function load() {
-    const answer = await fetch("api/view?t=" + encodeURIComponent(token),
+    const answer = await call("api/view?t=" + encodeURIComponent(token),
       { headers: { "X-Telegram-Init-Data": initData } });
     const body = await answer.json().catch(() => ({}));
+    // too fast still: said, and the stream (which sends the view) is tried as usual
+    if (answer.status === 429) { note(body.text || answer.statusText, true); return true; }
     if (!answer.ok) { refuse(body.text || answer.statusText); return false; }
     draw(body);
     return true;
@@ -100,13 +114,14 @@
     if (!state || sent) return;
     sent = true;
     try {
-      const answer = await fetch("api/move", {
+      const answer = await call("api/move", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Telegram-Init-Data": initData },
         body: JSON.stringify({ t: token, version: state.version, action: action }),
       });
       const body = await answer.json().catch(() => ({}));
       note(body.text || "", body.ok === false);
+      if (answer.status === 429) return;  // not made: the text says to wait
       if (!source || source.readyState !== EventSource.OPEN) await load();
     } catch (e) {
       note(words.offline || "…", true);
