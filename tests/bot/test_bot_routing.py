@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.callback import BadCallback, DealButton, HintsSetting, Join, SetTimer, unpack
-from bot.present import How, Pace, Placement, Where, place
+from bot.placement import How, Pace, Placement, Where, place
 from bot.render.common import screen
 from games import REGISTRY
 from sessions import Player, Preferences, Session
