@@ -19,11 +19,14 @@ often its card is the rule of thumb's (the play model), keeping every
 position after the first trick in ``--positions``; with that file, the
 opponents' real cards a world puts in place there, blind, by the bids, by
 the bids and the play; ``--cost N``: strong's IS-MCTS iterations a second
-at N of those positions, blind and inferring.
+at N of those positions, blind and inferring (``--reuse``: with these shares
+of the samples copies of worlds kept, ``games.ai.inference.REUSE``).
 
     .venv/bin/python bench/inference_check.py --deals 264 --think 0.1 --cache bids.json
     .venv/bin/python bench/inference_check.py --deals 0 --play 24 --positions play.json
     .venv/bin/python bench/inference_check.py --deals 0 --positions play.json --cost 40
+    .venv/bin/python bench/inference_check.py --deals 0 --positions play.json --cost 30 \
+        --think 1 --reuse 0.75 0.9 0.95
 """
 
 from __future__ import annotations
@@ -264,14 +267,20 @@ def placed_rows(positions: list[dict[str, Any]], worlds: int) -> None:
         print(f"- the opponents' real cards in place, {name}: {statistics.fmean(values):.3f}")
 
 
-def cost_rows(positions: list[dict[str, Any]], count: int, think: float) -> None:
+def cost_rows(
+    positions: list[dict[str, Any]], count: int, think: float, reuses: list[float]
+) -> None:
     """Strong's IS-MCTS iterations a second at ``think`` seconds, blind and
-    inferring, at ``count`` positions of play with more than 3 cards in hand."""
+    inferring (with each share of copied worlds in ``reuses``, ``inference.REUSE``),
+    at ``count`` positions of play with more than 3 cards in hand."""
     chosen = [p["view"] for p in positions if len(p["view"]["hand"]) > 3][:count]
-    for name, on in (("blind", False), ("inferring", True)):
+    runs = [("blind", False, inference.REUSE)]
+    runs += [(f"inferring, reuse {reuse:g}", True, reuse) for reuse in reuses]
+    for name, on, reuse in runs:
         rates = []
         for number, view in enumerate(chosen):
-            with mock.patch.object(inference, "ENABLED", on):
+            with mock.patch.object(inference, "ENABLED", on), \
+                    mock.patch.object(inference, "REUSE", reuse):
                 made = decide("oh_hell", view, "strong", number, Budget(seconds=think))
             rates.append(made.samples / max(made.seconds, 1e-6))
         print(f"- strong's iterations a second, {name}: {statistics.fmean(rates):.0f}")
@@ -289,6 +298,8 @@ def main() -> None:
     parser.add_argument("--play", type=int, default=0, help="also play this many deals out")
     parser.add_argument("--positions", type=Path, help="a JSON file keeping the positions of play")
     parser.add_argument("--cost", type=int, default=0, help="time strong at this many positions")
+    parser.add_argument("--reuse", type=float, nargs="+", default=[inference.REUSE],
+                        help="with --cost: the shares of copied worlds to time inferring")
     args = parser.parse_args()
     if args.spread:
         ai.BID_SPREAD = args.spread
@@ -304,7 +315,7 @@ def main() -> None:
         positions = json.loads(args.positions.read_text())
         placed_rows(positions, args.worlds)
         if args.cost:
-            cost_rows(positions, args.cost, args.think)
+            cost_rows(positions, args.cost, args.think, args.reuse)
 
 
 if __name__ == "__main__":

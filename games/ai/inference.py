@@ -74,7 +74,7 @@ class Weighted(Generic[W]):
         weight: Callable[[W], float],
         tries: int = MAX_TRIES,
         warmup: int = WARMUP,
-        reuse: float = REUSE,
+        reuse: float | None = None,
         cheap: Callable[[W], float] | None = None,
     ) -> None:
         self.draw = sample
@@ -82,7 +82,8 @@ class Weighted(Generic[W]):
         self.cheap = cheap
         self.tries = tries
         self.warmup = warmup
-        self.reuse = reuse
+        #: None: :data:`REUSE` as it is when the worlds are made (a benchmark may set it)
+        self.reuse = REUSE if reuse is None else reuse
         self.bound: float | None = None
         self.worlds: list[W] = []
         #: Worlds drawn, and worlds kept (for the acceptance rate).
