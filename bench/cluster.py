@@ -36,6 +36,7 @@ import tempfile
 import time
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from aiohttp import ClientError, ClientSession  # noqa: E402
 
 from bench.load import BotProcess, Stats, Table, Traffic, loadavg  # noqa: E402
 from tests.support.fake_telegram import Call, FakeTelegram, FloodLimits  # noqa: E402
-from tests.support.pg_server import start_server  # noqa: E402
+from tests.support.pg_server import throwaway_server  # noqa: E402
 
 SECRET = "bench-cluster-secret"
 CONNECTIONS = 40
@@ -257,22 +258,18 @@ async def main(args: argparse.Namespace) -> None:
     print(HEADER, flush=True)
     shm = Path("/dev/shm")
     folder = Path(tempfile.mkdtemp(prefix="koloda-cluster-", dir=shm if shm.is_dir() else None))
-    pg_folder = Path(tempfile.mkdtemp(prefix="koloda-cluster-pg-", dir=folder.parent))
-    server, process = start_server(pg_folder) if args.pg is None else (None, None)
-    pg_url = args.pg or (server.url() if server is not None else None)
+    servers = throwaway_server("koloda-cluster-pg") if args.pg is None else nullcontext(None)
     try:
-        for number, (store, workers, tables, limits) in enumerate(settings):
-            row = await run_setting(
-                store, workers, tables, limits, args.seconds, folder, pg_url, number
-            )
-            print(row.render(), flush=True)
-            print(row.methods(), flush=True)
+        with servers as server:
+            pg_url = args.pg or (server.url() if server is not None else None)
+            for number, (store, workers, tables, limits) in enumerate(settings):
+                row = await run_setting(
+                    store, workers, tables, limits, args.seconds, folder, pg_url, number
+                )
+                print(row.render(), flush=True)
+                print(row.methods(), flush=True)
     finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=20)
         shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(pg_folder, ignore_errors=True)
     print(f"\nload average after: {loadavg()}")
 
 

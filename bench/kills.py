@@ -62,12 +62,12 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
 from bench.cluster import SECRET, new_database  # noqa: E402
 from bench.load import loadavg  # noqa: E402
 from sessions.manager import SessionManager  # noqa: E402
+from tests.support.buttons import MOVE  # noqa: E402
 from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import Call, FakeTelegram, FakeUser, FloodLimits  # noqa: E402
-from tests.support.pg_server import start_server  # noqa: E402
+from tests.support.pg_server import throwaway_server  # noqa: E402
 from tests.support.webhook import WebhookWorker  # noqa: E402
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 REACH = 10.0  # the target: a turn's buttons on the ephemeral hand within this many seconds
 FALLBACK = 15.0  # then the human plays from her private hand
 RETRY = 20.0  # a press that changed nothing (lost with a killed worker) is pressed again
@@ -489,20 +489,18 @@ async def main(args: argparse.Namespace) -> None:
     print(HEADER, flush=True)
     shm = Path("/dev/shm")
     folder = Path(tempfile.mkdtemp(prefix="koloda-kills-", dir=shm if shm.is_dir() else None))
-    pg_folder = Path(tempfile.mkdtemp(prefix="koloda-kills-pg-", dir=folder.parent))
-    server, process = start_server(pg_folder)
     details: list[str] = []
     try:
-        for number, (workers, kills) in enumerate(settings):
-            run, turns, errors = await one_run(workers, kills, args, server.url(), folder, number)
-            print(report(run, turns, errors), flush=True)
-            details += [f"{workers} worker(s): {table_lag(run)}",
-                        f"{workers} worker(s): turns over {REACH:.0f} s"] + (
-                slow_turns(run, turns) or ["  none"])
+        with throwaway_server("koloda-kills-pg") as server:
+            for number, (workers, kills) in enumerate(settings):
+                run, turns, errors = await one_run(
+                    workers, kills, args, server.url(), folder, number
+                )
+                print(report(run, turns, errors), flush=True)
+                details += [f"{workers} worker(s): {table_lag(run)}",
+                            f"{workers} worker(s): turns over {REACH:.0f} s"] + (
+                    slow_turns(run, turns) or ["  none"])
     finally:
-        process.terminate()
-        process.wait(timeout=20)
-        shutil.rmtree(pg_folder, ignore_errors=True)
         if args.keep:
             print(f"\nworkers' logs kept in {folder}")
         else:

@@ -33,7 +33,6 @@ import contextlib
 import itertools
 import os
 import random
-import re
 import signal
 import sys
 import tempfile
@@ -47,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # run as a script: bench/ must not shadow the games package
     sys.path[0] = str(ROOT)
 
+from tests.support.buttons import MOVE  # noqa: E402
 from tests.support.fake_telegram import (  # noqa: E402
     MESSAGE_METHODS,
     Call,
@@ -56,7 +56,6 @@ from tests.support.fake_telegram import (  # noqa: E402
     StoredMessage,
 )
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 GAMES = {"eleven": 2, "king": 4}
 EDIT_TIMEOUT = 15.0  # seconds to wait for the table edit after a press
 # ``python -m bot`` under a sampling profiler (py-spy is not installed): SIGPROF

@@ -51,6 +51,7 @@ from playwright.async_api import Browser, CDPSession, Page, async_playwright  # 
 
 from bench.miniapp_workers import NAMES, Workers, route_taps, start_workers  # noqa: E402
 from tests.support.browser import Opened, find_chromium, launch, open_page  # noqa: E402
+from tests.support.buttons import MOVE  # noqa: E402
 from tests.support.fake_telegram import Call, FakeChat, FakeTelegram, FakeUser  # noqa: E402
 from tests.support.harness import Harness  # noqa: E402
 from tests.support.miniapp import (  # noqa: E402
@@ -60,7 +61,6 @@ from tests.support.miniapp import (  # noqa: E402
     until,
 )
 
-MOVE = re.compile(r"^(\d+):(\d+):(.+)$")
 #: The Bot API calls that deliver something: a new message or an edit of one.
 DELIVERIES = ("sendMessage", "editMessage")
 #: Seconds a page gets to show a new version.
