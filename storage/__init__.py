@@ -12,7 +12,6 @@ from storage.open import open_store
 from storage.protocol import (
     ChatBusy,
     DailyPlayed,
-    DailyStore,
     DatabaseUnusable,
     InviteUsed,
     Liveness,
@@ -20,13 +19,12 @@ from storage.protocol import (
     OpenPages,
     PreferenceStore,
     PressRepeated,
-    SeasonStore,
     SendBudget,
     SessionStore,
     StaleVersion,
     Store,
-    TallyStore,
 )
+from storage.protocol_results import DailyStore, SeasonStore, TallyStore
 from storage.ratings import (
     OVERALL,
     Rating,
