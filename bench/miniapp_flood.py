@@ -42,7 +42,7 @@ if __package__ in (None, ""):  # run as a script: bench/ must not shadow the gam
 
 import aiohttp  # noqa: E402
 
-from bot.miniapp.pace import Pace  # noqa: E402
+from bot.miniapp.pace import UserPace  # noqa: E402
 from tests.support.computers import RandomComputer  # noqa: E402
 from tests.support.fake_telegram import FakeTelegram  # noqa: E402
 from tests.support.harness import Harness  # noqa: E402
@@ -50,7 +50,7 @@ from tests.support.miniapp import PageClient, init_data, start_miniapp  # noqa: 
 from tests.support.tables import Table, finish_first_deal, mover, open_table  # noqa: E402
 
 #: A pace that never refuses: the bot as it was before the pace.
-UNPACED = Pace(burst=10**9, rate=1e9)
+UNPACED = UserPace(burst=10**9, rate=1e9)
 
 
 async def flood(base: str, data: str, link: str, seconds: float, connections: int,
@@ -164,7 +164,7 @@ async def main(args: argparse.Namespace) -> None:
             print(f"{'no flood':<22} " + await part(harness, base, victims, None, args))
             harness.app.bot_data.pace = UNPACED
             print(f"{'flood, no pace':<22} " + await part(harness, base, victims, flooder, args))
-            harness.app.bot_data.pace = Pace(hold=0.0)
+            harness.app.bot_data.pace = UserPace(hold=0.0)
             print(f"{'flood, paced, no hold':<22} "
                   + await part(harness, base, victims, flooder, args))
             harness.app.bot_data.pace = paced

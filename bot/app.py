@@ -208,7 +208,7 @@ async def _start_miniapp(app: KolodaApp, kol: Koloda) -> None:
     """The Mini App's open pages, told of every change the presenter draws; a page
     server of its own when the bot polls (in webhook mode the webhook's serves it)."""
     from bot.miniapp import Pages
-    from bot.miniapp.pace import Pace
+    from bot.miniapp.pace import UserPace
     from bot.miniapp.presence import Presence
     from bot.miniapp.server import catch_up, serve_beside
 
@@ -227,7 +227,7 @@ async def _start_miniapp(app: KolodaApp, kol: Koloda) -> None:
     pages.on_closed = closed
     kol.presenter.pages = pages
     app.bot_data.pages = pages
-    app.bot_data.pace = Pace()
+    app.bot_data.pace = UserPace()
     if settings.webhook_url is None:
         app.bot_data.miniapp_runner = await serve_beside(app)
 

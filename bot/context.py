@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.delivery import DEFER, Delivery
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.miniapp.live import Pages
-from bot.miniapp.pace import Pace
+from bot.miniapp.pace import UserPace
 from bot.posts import Posts
 from bot.present import Presenter
 from bot.updates import KolodaBot
@@ -76,7 +76,7 @@ class BotData:
         #: the Mini App's open pages, with MINIAPP_URL set (bot.miniapp)
         self.pages: Pages | None = None
         #: how fast each user may call the Mini App's API (bot.miniapp.pace)
-        self.pace: Pace | None = None
+        self.pace: UserPace | None = None
         #: the Mini App's own server beside polling (an aiohttp AppRunner)
         self.miniapp_runner: Any = None
 

@@ -50,8 +50,9 @@ class _Bucket:
     at: float
 
 
-class Pace:
-    """The per-user token buckets of this process."""
+class UserPace:
+    """The per-user token buckets of this process (not :class:`bot.flood_limits.Pace`,
+    the bot's own pace towards Telegram)."""
 
     def __init__(
         self, burst: int = BURST, rate: float = RATE, hold: float = HOLD,

@@ -45,7 +45,7 @@ from bot.handlers.records import deal_screen
 from bot.i18n import language_from_code, t
 from bot.miniapp.auth import MAX_AGE, AuthError, WebAppUser, validate
 from bot.miniapp.live import Pages, TooManyPages
-from bot.miniapp.pace import Pace, retry_after
+from bot.miniapp.pace import UserPace, retry_after
 from bot.miniapp.payload import DEAL, seat_view
 from bot.numbers import ascii_number
 from bot.render.hints import hint_text
@@ -94,7 +94,7 @@ class MiniApp:
         return _made(self.app.bot_data.pages)
 
     @property
-    def pace(self) -> Pace:
+    def pace(self) -> UserPace:
         """How fast each user may call the API (made at start-up, ``bot.app``)."""
         return _made(self.app.bot_data.pace)
 
@@ -144,7 +144,7 @@ class MiniApp:
     async def _user(self, request: web.Request, init_data: str) -> WebAppUser:
         """The user the initData proves (401 if none), within their pace (429 past it:
         checked before the store or the request's body is read, and answered only after
-        :meth:`Pace.hold_back`, so a script gets about one answer a second per connection)."""
+        :meth:`UserPace.hold_back`, so a script gets about one answer a second per connection)."""
         settings = self.app.bot_data.settings
         assert settings is not None
         try:

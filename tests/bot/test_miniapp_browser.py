@@ -21,7 +21,7 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.i18n import t
 from bot.miniapp.auth import MAX_AGE
-from bot.miniapp.pace import Pace
+from bot.miniapp.pace import UserPace
 from games.cards import display
 from sessions import Session
 from tests.support.browser import Opened, artifacts, browser, open_page
@@ -178,7 +178,7 @@ async def test_a_tap_past_the_pace_waits_tries_once_more_then_says_so(
     normal = harness.app.bot_data.pace
     try:
         now = [0.0]
-        pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=lambda: now[0])
+        pace = harness.app.bot_data.pace = UserPace(burst=1, rate=1.0, clock=lambda: now[0])
         assert pace.take(turn.player.id) == 0.0  # the one token: gone
         card = page.locator("#hand button.card.legal").first
         code = await card.get_attribute("data-card")

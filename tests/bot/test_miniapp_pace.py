@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from bot.i18n import t
-from bot.miniapp.pace import Pace, retry_after
+from bot.miniapp.pace import UserPace, retry_after
 from tests.support.harness import Harness
 from tests.support.miniapp import PageClient, init_data, until
 from tests.support.tables import mover, open_table
@@ -31,7 +31,7 @@ class Clock:
 
 def test_a_burst_then_the_rate_and_a_refusal_takes_nothing() -> None:
     clock = Clock()
-    pace = Pace(burst=5, rate=2.0, clock=clock)
+    pace = UserPace(burst=5, rate=2.0, clock=clock)
     assert [pace.take(1) for _ in range(5)] == [0.0] * 5
     assert pace.take(1) == pytest.approx(0.5)  # the next token in half a second
     assert pace.take(2) == 0.0  # another user has a bucket of their own
@@ -50,7 +50,7 @@ def test_retry_after_is_whole_seconds_of_at_least_one() -> None:
 
 def test_idle_users_are_forgotten_so_memory_stays_bounded() -> None:
     clock = Clock()
-    pace = Pace(burst=20, rate=5.0, clock=clock)
+    pace = UserPace(burst=20, rate=5.0, clock=clock)
     for user in range(1, 50_001):  # fifty thousand users, a request each
         pace.take(user)
         clock.now += 0.00005
@@ -75,7 +75,7 @@ async def test_a_flood_is_refused_past_the_burst_and_nothing_applies_twice(
     asked again after the wait."""
     harness, base = mini
     clock = Clock()  # frozen: no token comes back during the flood
-    pace = harness.app.bot_data.pace = Pace(burst=20, rate=5.0, clock=clock)
+    pace = harness.app.bot_data.pace = UserPace(burst=20, rate=5.0, clock=clock)
     table = await open_table(harness)
     first, other, version = await mover(harness, table)
     session = await harness.kol.manager.get(table.session_id)
@@ -125,7 +125,7 @@ async def test_the_pace_is_checked_before_the_body_or_the_store(
     """A request past the pace costs no store read: not the language, not the table,
     however bad its body (and a stream, too, counts)."""
     harness, base = mini
-    harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=Clock())
+    harness.app.bot_data.pace = UserPace(burst=1, rate=1.0, clock=Clock())
     table = await open_table(harness)
     data = init_data(table.alice, harness.fake.token)
     link = (await harness.kol.manager.get(table.session_id)).link
@@ -152,7 +152,7 @@ async def test_a_refused_request_is_held_before_its_answer(
     connection gets one answer a hold, not thousands a second."""
     harness, base = mini
     hold = 0.05
-    pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, hold=hold, clock=Clock())
+    pace = harness.app.bot_data.pace = UserPace(burst=1, rate=1.0, hold=hold, clock=Clock())
     table = await open_table(harness)
     page = PageClient(http, base, init_data(table.alice, harness.fake.token))
     link = (await harness.kol.manager.get(table.session_id)).link
@@ -176,7 +176,7 @@ async def test_one_user_holds_no_more_than_a_few_refusals_at_once(
     async def held(seconds: float) -> None:
         await released.wait()
 
-    pace = harness.app.bot_data.pace = Pace(burst=1, rate=1.0, clock=Clock(), sleep=held,
+    pace = harness.app.bot_data.pace = UserPace(burst=1, rate=1.0, clock=Clock(), sleep=held,
                                             held_per_user=2)
     table = await open_table(harness)
     page = PageClient(http, base, init_data(table.alice, harness.fake.token))
